@@ -1,0 +1,524 @@
+"""Settled hands per second through the dealer terminals' HTTP API, on PostgreSQL, next to
+pgbench's own TPS on the same machine.
+
+    .venv/bin/python benchmarks/bench_hand_api.py [--tables 10] [--duration 20] [--rate 20]
+        [--paced-duration 15] [--workers 2] [--pg postgres://postgres@127.0.0.1:5432]
+
+What it does:
+
+1. creates a fresh database ``casino_bench`` (dropped at the end), migrates it, loads the house
+   data, opens ``--tables`` tables (hold'em at no limit $100-no max, and one Chinese poker table
+   in five, $1 a point, collection option 2) with six (Chinese poker: four) players bought in;
+2. serves the app with a real HTTP/1.1 server started here: a pre-forked WSGI server
+   (``--workers`` processes sharing one listening socket, a thread per keep-alive connection,
+   Django with ``DEBUG=0`` and persistent database connections), since no WSGI server package is
+   in the lock;
+3. runs one dealer terminal per table, each a client thread with an ``http.client`` keep-alive
+   connection and a session cookie, playing hands: ``POST .../hands/`` (deal in, collect the
+   fees), ``POST .../showdown/`` (a random deal: hold'em put-ins and folds, Chinese poker
+   settings), ``POST .../confirm/`` (settle), each with its own ``Idempotency-Key``:
+   * a free run for ``--duration`` seconds, as fast as the terminals go: settled hands per second;
+   * a paced run at ``--rate`` hands per second over all tables (open loop: each terminal starts
+     a hand on a fixed schedule, so a slow response delays nothing that comes after it):
+     p50/p99 latency per request;
+4. checks the books afterwards (``verify_ledger``; every hand settled, no request failed);
+5. runs ``pgbench -i`` and ``pgbench -c 10 -j 2 -T 10`` against a scratch database and prints its
+   TPS next to the figures. Targets: settled hands/s >= pgbench TPS / 10; p99 < 50 ms at 20 hands/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import io
+import json
+import os
+import random
+import re
+import signal
+import socket
+import socketserver
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BENCH_DB = "casino_bench"
+PGBENCH_DB = "casino_bench_pgbench"
+DECK = [rank + suit for rank in "23456789TJQKA" for suit in "shdc"]
+RANK = {r: i for i, r in enumerate("23456789TJQKA")}
+
+
+# --- Databases ------------------------------------------------------------------------------------
+
+
+def psql(base_url: str, sql: str) -> None:
+    subprocess.run(["psql", f"{base_url}/postgres", "-qc", sql], check=True, capture_output=True)
+
+
+def recreate(base_url: str, name: str) -> None:
+    psql(base_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    psql(base_url, f"CREATE DATABASE {name}")
+
+
+def drop(base_url: str, name: str) -> None:
+    psql(base_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def pgbench_tps(base_url: str, clients: int, seconds: int) -> float:
+    """pgbench's TPC-B-like TPS with ``clients`` clients for ``seconds`` on a scratch database."""
+    recreate(base_url, PGBENCH_DB)
+    try:
+        url = f"{base_url}/{PGBENCH_DB}"
+        subprocess.run(["pgbench", "-i", "-q", url], check=True, capture_output=True)
+        out = subprocess.run(
+            ["pgbench", "-c", str(clients), "-j", "2", "-T", str(seconds), url],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        match = re.search(r"tps = ([\d.]+)", out)
+        if match is None:
+            raise RuntimeError(f"no tps in pgbench's output:\n{out}")
+        return float(match.group(1))
+    finally:
+        drop(base_url, PGBENCH_DB)
+
+
+def postgres_backends(base_url: str) -> list[int]:
+    """Process ids of the PostgreSQL backends serving the benchmark's database."""
+    out = subprocess.run(
+        [
+            "psql",
+            f"{base_url}/postgres",
+            "-Atc",
+            f"SELECT pid FROM pg_stat_activity WHERE datname = '{BENCH_DB}'",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return [int(line) for line in out.split()]
+
+
+def cpu_seconds(pids: Iterable[int]) -> float:
+    """User + system CPU seconds used so far by ``pids`` (Linux /proc); a vanished pid counts 0."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+# --- The server: a pre-forked, threaded HTTP/1.1 WSGI server -------------------------------------------
+
+
+class KeepAliveWSGIHandler(BaseHTTPRequestHandler):
+    """HTTP/1.1 with keep-alive: one thread serves every request of its connection."""
+
+    protocol_version = "HTTP/1.1"
+    app: Callable[..., Iterable[bytes]]
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        self.run_wsgi()
+
+    do_POST = do_GET
+
+    def run_wsgi(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        path, _, query = self.path.partition("?")
+        environ: dict[str, Any] = {
+            "REQUEST_METHOD": self.command,
+            "SCRIPT_NAME": "",
+            "PATH_INFO": path,
+            "QUERY_STRING": query,
+            "CONTENT_TYPE": self.headers.get("Content-Type", ""),
+            "CONTENT_LENGTH": str(length),
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": str(self.server.server_address[1]),
+            "SERVER_PROTOCOL": self.request_version,
+            "REMOTE_ADDR": self.client_address[0],
+            "wsgi.version": (1, 0),
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(body),
+            "wsgi.errors": sys.stderr,
+            "wsgi.multithread": True,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": False,
+        }
+        for key, value in self.headers.items():
+            name = key.upper().replace("-", "_")
+            if name not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+                environ[f"HTTP_{name}"] = value
+        status_headers: list[Any] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
+            status_headers[:] = [status, headers]
+
+        result = self.app(environ, start_response)
+        try:
+            payload = b"".join(result)
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+        status, headers = status_headers
+        lines = [f"{self.protocol_version} {status}"]
+        lines += [
+            f"{name}: {value}"
+            for name, value in headers
+            if name.lower() not in ("content-length", "connection")
+        ]
+        lines.append(f"Content-Length: {len(payload)}")
+        # One write for the head and the body: two small writes would meet Nagle's algorithm and the
+        # client's delayed ACK (a 40 ms stall per response).
+        self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload)
+
+
+class ThreadingServer(socketserver.ThreadingMixIn, HTTPServer):
+    daemon_threads = True
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        conn, address = super().get_request()
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return conn, address
+
+
+def serve_forked(workers: int) -> tuple[int, list[int]]:
+    """Bind a socket, fork ``workers`` processes serving Django on it; returns (port, pids)."""
+    from django.core.wsgi import get_wsgi_application
+    from django.db import connections
+
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(256)
+    port = listener.getsockname()[1]
+    connections.close_all()  # no database connection may cross the fork
+    pids = []
+    for _ in range(workers):
+        pid = os.fork()
+        if pid == 0:  # the worker
+            KeepAliveWSGIHandler.app = get_wsgi_application()
+            server = ThreadingServer(("127.0.0.1", port), KeepAliveWSGIHandler, bind_and_activate=False)
+            server.socket.close()
+            server.socket = listener
+            try:
+                server.serve_forever(poll_interval=0.5)
+            finally:
+                os._exit(0)
+        pids.append(pid)
+    listener.close()
+    return port, pids
+
+
+# --- The floor: tables, players, a dealer's session --------------------------------------------------------
+
+
+@dataclass
+class TableSetup:
+    number: int
+    game: str
+    seats: list[int]
+
+
+def set_up_floor(tables: int) -> tuple[list[TableSetup], str, str]:
+    """Tables with players bought in, and a dealer's (session id, CSRF token)."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.auth.models import Group
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.middleware.csrf import _get_new_csrf_string
+
+    from tables import hand_flow, services
+    from tables.house_data import load_house_data
+    from tables.models import CollectionSchedule, Game, Stakes
+    from tables.roles import DEALER, sync_roles
+
+    load_house_data()
+    sync_roles()
+    dealer = get_user_model().objects.create_user(username="bench-dealer", password=uuid.uuid4().hex)
+    dealer.groups.add(Group.objects.get(name=DEALER))
+    setups = []
+    for number in range(1, tables + 1):
+        chinese = number % 5 == 0
+        game, stakes, schedule = (
+            ("chinese-poker", "points-1", "CP2") if chinese else ("holdem", "nl-100-nomax", "A")
+        )
+        table = services.create_table(
+            number=number,
+            game=Game.objects.get(slug=game),
+            stakes=Stakes.objects.get(code=stakes),
+            collection_schedule=CollectionSchedule.objects.get(code=schedule),
+            by=None,
+        )
+        services.open_table(table=table, by=None)
+        seats = [1, 2, 3, 4] if chinese else [1, 2, 3, 4, 5, 6]
+        for seat in seats:
+            player = services.create_player(name=f"T{number} S{seat}")
+            hand_flow.buy_in(
+                table=table,
+                player=player,
+                amount_cents=1_000_000,
+                seat_number=seat,
+                by=None,
+                idempotency_key=f"bench-{number}-{seat}",
+            )
+        setups.append(TableSetup(number=number, game=game, seats=seats))
+    session = SessionStore()
+    session[SESSION_KEY] = str(dealer.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = dealer.get_session_auth_hash()
+    session.create()
+    assert session.session_key is not None
+    return setups, session.session_key, _get_new_csrf_string()
+
+
+# --- The dealer terminals ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    settled: int = 0
+    errors: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, endpoint: str, seconds: float) -> None:
+        with self.lock:
+            self.latencies.setdefault(endpoint, []).append(seconds)
+
+    def all(self) -> list[float]:
+        return [s for values in self.latencies.values() for s in values]
+
+
+def showdown(game: str, players: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    deck = rng.sample(DECK, len(DECK))
+    seats = [p["seat_number"] for p in players]
+    if game == "chinese-poker":
+        entries = []
+        for k, seat in enumerate(seats):
+            cards = sorted(deck[13 * k : 13 * k + 13], key=lambda c: RANK[c[0]], reverse=True)
+            entries.append({"seat": seat, "back": cards[:5], "middle": cards[5:10], "front": cards[10:]})
+        return {"players": entries}
+    live = [rng.random() < 0.6 for _ in seats]
+    live[rng.randrange(len(seats))] = True
+    bet = rng.choice([200, 400, 1_000, 2_500])
+    entries = [
+        {
+            "seat": seat,
+            "cards": deck[5 + 2 * k : 7 + 2 * k],
+            "put_in": bet if alive else rng.choice([0, 100, 200]),
+        }
+        | ({} if alive else {"folded": True})
+        for k, (seat, alive) in enumerate(zip(seats, live, strict=True))
+    ]
+    return {"board": deck[:5], "players": entries}
+
+
+class Terminal:
+    """One dealer terminal: a keep-alive connection and the dealer's session."""
+
+    def __init__(
+        self, port: int, session: str, csrf: str, setup: TableSetup, stats: Stats, seed: int
+    ) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn.connect()
+        self.conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.headers = {
+            "Cookie": f"sessionid={session}; csrftoken={csrf}",
+            "X-CSRFToken": csrf,
+            "Content-Type": "application/json",
+            "Host": "127.0.0.1",
+        }
+        self.setup, self.stats, self.rng = setup, stats, random.Random(seed)
+
+    def post(self, endpoint: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        headers = self.headers | {"Idempotency-Key": uuid.uuid4().hex}
+        started = time.perf_counter()
+        self.conn.request("POST", path, body=json.dumps(body), headers=headers)
+        response = self.conn.getresponse()
+        data = response.read()
+        self.stats.add(endpoint, time.perf_counter() - started)
+        if response.status >= 300:
+            raise RuntimeError(f"{endpoint} {path}: {response.status} {data[:300]!r}")
+        return dict(json.loads(data))
+
+    def play_hand(self) -> None:
+        hand = self.post("start", f"/api/terminal/tables/{self.setup.number}/hands/", {})
+        body = showdown(self.setup.game, hand["players"], self.rng)
+        read = self.post("showdown", f"/api/terminal/hands/{hand['id']}/showdown/", body)
+        self.post(
+            "confirm", f"/api/terminal/hands/{hand['id']}/confirm/", {"revision": read["reading"]["revision"]}
+        )
+        with self.stats.lock:
+            self.stats.settled += 1
+
+
+def run_terminals(
+    port: int, session: str, csrf: str, setups: list[TableSetup], seconds: float, rate: float | None
+) -> tuple[Stats, float]:
+    """Every terminal plays hands for ``seconds``: as fast as it can (``rate`` None) or starting
+    hands on a fixed schedule, ``rate`` hands per second over all tables."""
+    stats = Stats()
+    stop = time.perf_counter() + seconds
+    interval = None if rate is None else len(setups) / rate
+
+    def run(i: int, setup: TableSetup) -> None:
+        terminal = Terminal(port, session, csrf, setup, stats, seed=i)
+        next_start = time.perf_counter() + (0 if interval is None else interval * i / len(setups))
+        try:
+            while True:
+                if interval is not None:
+                    delay = next_start - time.perf_counter()
+                    if delay > 0:
+                        time.sleep(delay)
+                    next_start += interval
+                if time.perf_counter() >= stop:
+                    return
+                terminal.play_hand()
+        except Exception as exc:
+            with stats.lock:
+                stats.errors.append(f"table {setup.number}: {exc}")
+
+    threads = [threading.Thread(target=run, args=(i, s)) for i, s in enumerate(setups)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return stats, time.perf_counter() - started
+
+
+def ms(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--duration", type=float, default=20, help="free run, seconds")
+    parser.add_argument("--rate", type=float, default=20, help="paced run, settled hands per second")
+    parser.add_argument("--paced-duration", type=float, default=15)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="server processes")
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
+    parser.add_argument("--pgbench-seconds", type=int, default=10)
+    parser.add_argument("--keep", action="store_true", help=f"keep the {BENCH_DB} database")
+    args = parser.parse_args(argv[1:])
+
+    recreate(args.pg, BENCH_DB)
+    os.environ.update(
+        {
+            "DATABASE_URL": f"{args.pg}/{BENCH_DB}",
+            "DEBUG": "0",
+            "SECRET_KEY": "bench-" + uuid.uuid4().hex,
+            "SECURE_SSL_REDIRECT": "0",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "CONN_MAX_AGE": "600",
+            "LOG_LEVEL": "ERROR",
+            "DJANGO_SETTINGS_MODULE": "casino.settings",
+        }
+    )
+    pids: list[int] = []
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        setups, session, csrf = set_up_floor(args.tables)
+        port, pids = serve_forked(args.workers)
+        time.sleep(0.5)
+        print(
+            f"{args.tables} tables ({sum(s.game == 'holdem' for s in setups)} hold'em, "
+            f"{sum(s.game != 'holdem' for s in setups)} Chinese poker), {args.workers} server processes, "
+            f"one keep-alive terminal per table",
+            flush=True,
+        )
+        warm, _ = run_terminals(port, session, csrf, setups, 2, None)  # imports, connections, caches
+        cpu_before = cpu_seconds(pids), cpu_seconds(postgres_backends(args.pg))
+        free, free_elapsed = run_terminals(port, session, csrf, setups, args.duration, None)
+        cpu_app = cpu_seconds(pids) - cpu_before[0]
+        cpu_db = cpu_seconds(postgres_backends(args.pg)) - cpu_before[1]
+        paced, paced_elapsed = run_terminals(port, session, csrf, setups, args.paced_duration, args.rate)
+        problems = warm.errors + free.errors + paced.errors
+    finally:
+        for pid in pids:
+            os.kill(pid, signal.SIGTERM)
+        for pid in pids:
+            os.waitpid(pid, 0)
+
+    from django.db import connections
+
+    from ledger.verification import verify_ledger
+    from tables.models import Hand, HandStatus
+
+    report = verify_ledger()
+    settled_in_db = Hand.objects.filter(status=HandStatus.SETTLED).count()
+    in_progress = Hand.objects.filter(status__in=HandStatus.in_progress()).count()
+    connections.close_all()
+    tps = pgbench_tps(args.pg, clients=10, seconds=args.pgbench_seconds)
+    if not args.keep:
+        drop(args.pg, BENCH_DB)
+
+    rate = free.settled / free_elapsed
+    requests = free.all()
+    print(f"\nfree run: {free.settled} hands settled in {free_elapsed:.1f} s, {len(requests)} requests")
+    print(f"paced run: {paced.settled} hands settled in {paced_elapsed:.1f} s (target {args.rate:g}/s)")
+    print(
+        f"books: verify_ledger ok={report.ok}, {settled_in_db} hands settled, {in_progress} left in progress"
+    )
+    if problems:
+        print("errors:", *problems[:10], sep="\n  ")
+    print()
+    print("| figure | value | target |\n|---|---:|---|")
+    print(
+        f"| settled hands/s (free run, {args.tables} terminals) | {rate:,.1f} | "
+        f">= {tps / 10:,.1f} (pgbench / 10) |"
+    )
+    print(f"| pgbench TPS (-c 10 -j 2 -T {args.pgbench_seconds}, TPC-B) | {tps:,.1f} | ceiling |")
+    print(f"| requests/s (free run) | {len(requests) / free_elapsed:,.1f} | |")
+    if free.settled:
+        print(
+            f"| CPU per settled hand (free run): app / PostgreSQL | {1000 * cpu_app / free.settled:,.1f} / "
+            f"{1000 * cpu_db / free.settled:,.1f} ms | {os.cpu_count()} CPUs |"
+        )
+    print(f"| latency p50 / p99, free run | {ms(requests, 0.5):.1f} / {ms(requests, 0.99):.1f} ms | |")
+    paced_all = paced.all()
+    print(
+        f"| latency p50 / p99 at {paced.settled / paced_elapsed:.1f} hands/s (paced) | "
+        f"{ms(paced_all, 0.5):.1f} / {ms(paced_all, 0.99):.1f} ms | p99 < 50 ms |"
+    )
+    for endpoint in ("start", "showdown", "confirm"):
+        values = paced.latencies.get(endpoint, [])
+        if values:
+            print(
+                f"| paced {endpoint}: p50 / p99 / mean | {ms(values, 0.5):.1f} / {ms(values, 0.99):.1f} / "
+                f"{1000 * statistics.fmean(values):.1f} ms | |"
+            )
+    played = warm.settled + free.settled + paced.settled
+    ok = report.ok and not problems and in_progress == 0 and settled_in_db == played
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv))

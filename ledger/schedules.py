@@ -1,0 +1,93 @@
+"""The report jobs' schedule, as django-celery-beat ``PeriodicTask`` rows (beat runs with
+``DatabaseScheduler``; see docs/reports.md).
+
+``sync_periodic_tasks()`` creates or updates the rows named in ``SCHEDULES`` and changes nothing
+else; it is idempotent and runs after every ``migrate`` (``LedgerConfig.ready``) and from
+``manage.py sync_report_schedules``. A floor manager may disable a task in the admin: its
+``enabled`` flag is left as they set it.
+
+The crontab times are on the card room's clock (``settings.TIME_ZONE``):
+
+* ``ledger.close_ended_shifts`` at 00:15, 08:15 and 16:15: a quarter of an hour after each shift
+  ends, close it (and any shift missed before);
+* ``ledger.verify_ledger_nightly`` at 04:30: verify the ledger and the database guards, store it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from django.apps import apps
+from django.conf import settings
+from django.db import transaction
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Schedule:
+    name: str
+    task: str
+    minute: str
+    hour: str
+    description: str
+
+
+SCHEDULES = (
+    Schedule(
+        name="ledger: close ended shifts",
+        task="ledger.close_ended_shifts",
+        minute="15",
+        hour="0,8,16",
+        description="Freeze the collection report of each shift that has ended (ShiftClose).",
+    ),
+    Schedule(
+        name="ledger: verify the ledger nightly",
+        task="ledger.verify_ledger_nightly",
+        minute="30",
+        hour="4",
+        description="verify_ledger and the database-guard check, stored as an IntegrityCheck.",
+    ),
+)
+
+
+def sync_periodic_tasks(*, using: str = "default") -> int:
+    """Create or update the ``SCHEDULES`` rows; returns how many were created. No-op (0) when
+    django-celery-beat isn't installed."""
+    if not apps.is_installed("django_celery_beat"):
+        return 0
+    from django_celery_beat.models import CrontabSchedule, PeriodicTask
+
+    created = 0
+    with transaction.atomic(using=using):
+        for schedule in SCHEDULES:
+            crontab, _ = CrontabSchedule.objects.using(using).get_or_create(
+                minute=schedule.minute,
+                hour=schedule.hour,
+                day_of_week="*",
+                day_of_month="*",
+                month_of_year="*",
+                timezone=settings.TIME_ZONE,
+            )
+            _, was_created = PeriodicTask.objects.using(using).update_or_create(
+                name=schedule.name,
+                defaults={
+                    "task": schedule.task,
+                    "crontab": crontab,
+                    "interval": None,
+                    "solar": None,
+                    "clocked": None,
+                    "args": "[]",
+                    "kwargs": json.dumps({}),
+                    "description": schedule.description,
+                },
+                create_defaults={
+                    "task": schedule.task,
+                    "crontab": crontab,
+                    "args": "[]",
+                    "kwargs": json.dumps({}),
+                    "description": schedule.description,
+                    "enabled": True,
+                },
+            )
+            created += was_created
+    return created

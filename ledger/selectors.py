@@ -1,0 +1,91 @@
+"""The ledger's read side: balances, read from the accounts' cached ``balance`` (kept equal to the
+sum of their entries by the posting service; ``verify_ledger`` proves it). Reading never creates
+an account: an account that doesn't exist yet has a balance of zero.
+
+These are plain reads; to act on a balance (e.g. "cash out everything"), use a service, which reads
+it again under the account's lock.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db.models import Sum
+
+from ledger.models import Account, AccountKind, IntegrityCheck, JournalTransaction
+from ledger.shifts import Shift
+
+if TYPE_CHECKING:
+    from tables.models import Hand, Player, Table
+
+
+def player_chips(*, table: Table, player: Player) -> int:
+    """Cents of chips ``player`` has at ``table`` (0 if they never had any)."""
+    return _balance(kind=AccountKind.PLAYER_CHIPS, table_id=table.pk, player_id=player.pk)
+
+
+def table_chips(*, table: Table) -> dict[int, int]:
+    """``{player_id: cents}`` of every player with an account at ``table`` (zero balances included)."""
+    return dict(
+        Account.objects.filter(kind=AccountKind.PLAYER_CHIPS, table_id=table.pk)
+        .order_by("player_id")
+        .values_list("player_id", "balance")
+    )
+
+
+def house_collected(*, table: Table, shift: Shift) -> int:
+    """Cents the house has collected at ``table`` during ``shift`` (net of fees returned)."""
+    return _balance(
+        kind=AccountKind.HOUSE_COLLECTION,
+        table_id=table.pk,
+        shift_date=shift.business_date,
+        shift_code=shift.code.value,
+    )
+
+
+def shift_collected(*, shift: Shift) -> int:
+    """Cents the house collected over all tables during ``shift``."""
+    total = Account.objects.filter(
+        kind=AccountKind.HOUSE_COLLECTION, shift_date=shift.business_date, shift_code=shift.code.value
+    ).aggregate(total=Sum("balance"))["total"]
+    return int(total or 0)
+
+
+def cage_position(*, table: Table | None = None) -> int:
+    """The cage's balance with ``table`` (or with the whole room): negative while the cage has sold
+    more chips than it bought back."""
+    accounts = Account.objects.filter(kind=AccountKind.CAGE)
+    if table is not None:
+        accounts = accounts.filter(table_id=table.pk)
+    return int(accounts.aggregate(total=Sum("balance"))["total"] or 0)
+
+
+def hand_pot(*, hand: Hand) -> int:
+    """Cents in ``hand``'s pot account: zero whenever no posting is in flight."""
+    return _balance(kind=AccountKind.HAND_POT, hand_id=hand.pk)
+
+
+def hand_transactions(*, hand: Hand) -> list[JournalTransaction]:
+    """Every journal transaction of ``hand`` (fees, settlement, reversals), in posting order,
+    with their entries prefetched."""
+    return list(JournalTransaction.objects.filter(hand_id=hand.pk).order_by("pk").prefetch_related("entries"))
+
+
+def transaction_by_key(*, idempotency_key: str) -> JournalTransaction | None:
+    """The transaction posted under ``idempotency_key``, if any (e.g. ``hand:<id>:fees``)."""
+    return JournalTransaction.objects.filter(idempotency_key=idempotency_key).first()
+
+
+def _balance(**identity: object) -> int:
+    balance = Account.objects.filter(**identity).values_list("balance", flat=True).first()
+    return int(balance or 0)
+
+
+def latest_integrity_failure() -> IntegrityCheck | None:
+    """The latest stored integrity check if it failed, else None (also None when no check has run).
+
+    For the floor overview: a non-None result means the most recent nightly (or manual) run of
+    ``verify_ledger`` and the database-guard check found a problem (see ``IntegrityCheck.problems``
+    and ``.guards``). One indexed query."""
+    latest = IntegrityCheck.objects.order_by("-started_at", "-pk").first()
+    return latest if latest is not None and not latest.ok else None

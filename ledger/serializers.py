@@ -1,0 +1,310 @@
+"""Serializers of the ledger's API: the reports (generated from their dataclasses, so the JSON and
+the OpenAPI schema can't drift from the report code) and the report records.
+
+Money is integer cents (fields ending ``_cents``). Times are ISO-8601.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import functools
+import types
+import typing
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from ledger.models import (
+    AuthChange,
+    DropCount,
+    ExportFormat,
+    FeeWaiver,
+    IntegrityCheck,
+    ReportExport,
+    ReportKind,
+    ShiftClose,
+    VarianceSignOff,
+)
+from ledger.reports import changes, collection, drops, hands, integrity, journal, statement
+from ledger.shifts import Shift
+
+
+def _field_for(hint: Any, *, name: str) -> serializers.Field:
+    """A read-only serializer field for one dataclass field's type hint."""
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    nullable = False
+    if origin in (types.UnionType, typing.Union):
+        inner = [arg for arg in args if arg is not type(None)]
+        nullable = len(inner) < len(args)
+        hint = inner[0] if len(inner) == 1 else Any
+        origin, args = typing.get_origin(hint), typing.get_args(hint)
+    options: dict[str, Any] = {"read_only": True, "allow_null": nullable} if nullable else {"read_only": True}
+    if dataclasses.is_dataclass(hint):
+        return dataclass_serializer(hint)(**options)
+    if origin in (list, tuple):
+        child_hint = args[0] if args else Any
+        if dataclasses.is_dataclass(child_hint):
+            return dataclass_serializer(child_hint)(many=True, **options)
+        return serializers.ListField(child=_field_for(child_hint, name=name), **options)
+    if origin is dict or hint is dict:
+        return serializers.DictField(**options)
+    simple: dict[Any, type[serializers.Field]] = {
+        bool: serializers.BooleanField,
+        int: serializers.IntegerField,
+        str: serializers.CharField,
+        dt.datetime: serializers.DateTimeField,
+        dt.date: serializers.DateField,
+    }
+    if hint in simple:
+        return simple[hint](**options)
+    return serializers.JSONField(**options)
+
+
+@functools.cache
+def dataclass_serializer(cls: type) -> type[serializers.Serializer]:
+    """A read-only ``Serializer`` class for a report dataclass (one per class, named
+    ``Ledger<Name>`` in the schema). Properties are not fields and are left out."""
+    hints = typing.get_type_hints(cls)
+    fields = {field.name: _field_for(hints[field.name], name=field.name) for field in dataclasses.fields(cls)}
+    name = f"Ledger{cls.__name__}Serializer"
+    return type(name, (serializers.Serializer,), {**fields, "__doc__": cls.__doc__ or name})
+
+
+CollectionReportSerializer = dataclass_serializer(collection.CollectionReport)
+HandHistorySerializer = dataclass_serializer(hands.HandHistory)
+PlayerStatementSerializer = dataclass_serializer(statement.PlayerStatement)
+JournalSerializer = dataclass_serializer(journal.Journal)
+IntegrityReportSerializer = dataclass_serializer(integrity.IntegrityReport)
+DropVarianceReportSerializer = dataclass_serializer(drops.DropVarianceReport)
+ChangeLogSerializer = dataclass_serializer(changes.ChangeLog)
+
+
+class LedgerErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    field = serializers.CharField(required=False)
+
+
+class LedgerFilterErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    errors = serializers.DictField(child=serializers.CharField())
+
+
+# --- Records ---------------------------------------------------------------------------------------
+
+
+class ShiftKeyField(serializers.CharField):
+    """A shift key ``YYYY-MM-DD/grave|day|swing``."""
+
+    def to_internal_value(self, data: Any) -> Shift:  # type: ignore[override]
+        text = super().to_internal_value(data)
+        try:
+            return Shift.parse(text)
+        except ValueError as exc:
+            raise serializers.ValidationError(str(exc)) from None
+
+    def to_representation(self, value: Any) -> str:
+        return str(value)
+
+
+class SignOffSerializer(serializers.ModelSerializer):
+    signed_by = serializers.CharField(source="signed_by.get_username", read_only=True)
+
+    class Meta:
+        model = VarianceSignOff
+        fields = (
+            "id",
+            "drop_count",
+            "explanation",
+            "recorded_cents",
+            "counted_cents",
+            "variance_cents",
+            "threshold_bp",
+            "signed_by",
+            "signed_at",
+        )
+        read_only_fields = fields
+
+
+class DropCountSerializer(serializers.ModelSerializer):
+    table = serializers.IntegerField(source="table.number", read_only=True)
+    shift = serializers.CharField(read_only=True)
+    entered_by = serializers.CharField(source="entered_by.get_username", read_only=True)
+    superseded_by = serializers.SerializerMethodField()
+    sign_off = serializers.SerializerMethodField()
+
+    class Meta:
+        model = DropCount
+        fields = (
+            "id",
+            "table",
+            "shift",
+            "amount_cents",
+            "counter_one",
+            "counter_two",
+            "note",
+            "entered_by",
+            "entered_at",
+            "supersedes",
+            "correction_reason",
+            "superseded_by",
+            "sign_off",
+        )
+        read_only_fields = fields
+
+    def get_superseded_by(self, obj: DropCount) -> int | None:
+        newer = getattr(obj, "superseded_by", None)
+        return newer.pk if newer is not None else None
+
+    @extend_schema_field(SignOffSerializer(allow_null=True))
+    def get_sign_off(self, obj: DropCount) -> dict[str, Any] | None:
+        sign_off = getattr(obj, "sign_off", None)
+        return SignOffSerializer(sign_off).data if sign_off is not None else None
+
+
+class DropCountCreateSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1, help_text="Table number.")
+    shift = ShiftKeyField(help_text="YYYY-MM-DD/grave|day|swing")
+    amount_cents = serializers.IntegerField(min_value=0)
+    counter_one = serializers.CharField(max_length=100)
+    counter_two = serializers.CharField(max_length=100)
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class DropCountCorrectSerializer(serializers.Serializer):
+    amount_cents = serializers.IntegerField(min_value=0)
+    counter_one = serializers.CharField(max_length=100)
+    counter_two = serializers.CharField(max_length=100)
+    reason = serializers.CharField()
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class SignOffCreateSerializer(serializers.Serializer):
+    explanation = serializers.CharField()
+
+
+class FeeWaiverSerializer(serializers.ModelSerializer):
+    table = serializers.IntegerField(source="hand.table.number", read_only=True)
+    hand_number = serializers.IntegerField(source="hand.number", read_only=True)
+    created_by = serializers.CharField(source="created_by.get_username", read_only=True)
+
+    class Meta:
+        model = FeeWaiver
+        fields = (
+            "id",
+            "hand",
+            "table",
+            "hand_number",
+            "player",
+            "amount_cents",
+            "reason",
+            "created_by",
+            "created_at",
+        )
+        read_only_fields = fields
+
+
+class FeeWaiverCreateSerializer(serializers.Serializer):
+    hand = serializers.IntegerField(min_value=1, help_text="Hand id.")
+    player = serializers.IntegerField(min_value=1, help_text="Player id.")
+    amount_cents = serializers.IntegerField(min_value=1)
+    reason = serializers.CharField()
+
+
+class ShiftCloseSerializer(serializers.ModelSerializer):
+    shift = serializers.CharField(read_only=True)
+    closed_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ShiftClose
+        fields = (
+            "id",
+            "shift",
+            "closed_at",
+            "closed_by",
+            "report_sha256",
+            "export_sha256",
+            "software_version",
+            "last_transaction_id",
+            "report",
+        )
+        read_only_fields = fields
+
+    def get_closed_by(self, obj: ShiftClose) -> str | None:
+        return obj.closed_by.get_username() if obj.closed_by else None
+
+
+class ShiftCloseCreateSerializer(serializers.Serializer):
+    shift = ShiftKeyField(help_text="YYYY-MM-DD/grave|day|swing (a shift that has ended)")
+
+
+class IntegrityCheckSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = IntegrityCheck
+        fields = (
+            "id",
+            "started_at",
+            "finished_at",
+            "source",
+            "ok",
+            "transactions",
+            "entries",
+            "accounts",
+            "chains",
+            "problems",
+            "guards",
+            "software_version",
+        )
+        read_only_fields = fields
+
+
+class ReportExportSerializer(serializers.ModelSerializer):
+    report = serializers.ChoiceField(source="kind", choices=ReportKind.choices, read_only=True)
+    requested_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ReportExport
+        fields = (
+            "id",
+            "report",
+            "format",
+            "params",
+            "status",
+            "requested_by",
+            "requested_at",
+            "started_at",
+            "finished_at",
+            "attempts",
+            "filename",
+            "sha256",
+            "size",
+            "error",
+            "software_version",
+        )
+        read_only_fields = fields
+
+    def get_requested_by(self, obj: ReportExport) -> str | None:
+        return obj.requested_by.get_username() if obj.requested_by else None
+
+
+class ReportExportCreateSerializer(serializers.Serializer):
+    report = serializers.ChoiceField(choices=ReportKind.choices, help_text="Which report to export.")
+    format = serializers.ChoiceField(choices=ExportFormat.choices)
+    params = serializers.DictField(
+        child=serializers.CharField(),
+        required=False,
+        default=dict,
+        help_text="The report's filters: date_from, date_to, shift, table; player for a statement; "
+        "threshold_bp for the drop variance.",
+    )
+
+
+class AuthChangeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = AuthChange
+        fields = ("id", "at", "action", "subject_type", "subject_id", "subject_repr", "detail")
+        read_only_fields = fields

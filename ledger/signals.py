@@ -1,0 +1,142 @@
+"""Signals that record changes to users, groups and permissions as ``AuthChange`` rows, for the
+configuration change log. Connected in ``LedgerConfig.ready``.
+
+A signal doesn't know who made the change; the change log adds the admin's own log entries, which
+do. Raw saves (fixtures being loaded) are not recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
+
+from ledger.models import AuthChange, AuthChangeAction
+
+WATCHED_USER_FIELDS = ("username", "is_active", "is_staff", "is_superuser")
+
+
+def _names(model: type, pks: set[Any] | None) -> list[str]:
+    if not pks:
+        return []
+    if model is Permission:
+        return sorted(
+            f"{p.content_type.app_label}.{p.codename}"
+            for p in Permission.objects.filter(pk__in=pks).select_related("content_type")
+        )
+    return sorted(str(obj) for obj in model.objects.filter(pk__in=pks))  # type: ignore[attr-defined]
+
+
+def remember_user_state(sender: type, instance: Any, raw: bool = False, **kwargs: Any) -> None:
+    """pre_save of the user model: keep the watched fields as they were, to name what changed."""
+    if raw or instance.pk is None:
+        instance._ledger_before = None
+        return
+    instance._ledger_before = (
+        sender.objects.filter(pk=instance.pk).values(*WATCHED_USER_FIELDS).first()  # type: ignore[attr-defined]
+    )
+
+
+def record_user_saved(sender: type, instance: Any, created: bool, raw: bool = False, **kwargs: Any) -> None:
+    """post_save of the user model: a user created, or a watched field changed."""
+    if raw:
+        return
+    after = {field: getattr(instance, field) for field in WATCHED_USER_FIELDS}
+    if created:
+        AuthChange.objects.create(
+            action=AuthChangeAction.USER_CREATED,
+            subject_type="user",
+            subject_id=instance.pk,
+            subject_repr=instance.get_username(),
+            detail=after,
+        )
+        return
+    before = getattr(instance, "_ledger_before", None) or {}
+    changed = {
+        field: f"{before.get(field)} -> {after[field]}"
+        for field in WATCHED_USER_FIELDS
+        if field in before and before[field] != after[field]
+    }
+    if changed:
+        AuthChange.objects.create(
+            action=AuthChangeAction.USER_CHANGED,
+            subject_type="user",
+            subject_id=instance.pk,
+            subject_repr=instance.get_username(),
+            detail=changed,
+        )
+
+
+def record_group_saved(
+    sender: type, instance: Group, created: bool, raw: bool = False, **kwargs: Any
+) -> None:
+    if raw or not created:
+        return
+    AuthChange.objects.create(
+        action=AuthChangeAction.GROUP_CREATED,
+        subject_type="group",
+        subject_id=instance.pk,
+        subject_repr=instance.name,
+        detail={"name": instance.name},
+    )
+
+
+def record_membership(
+    sender: type,
+    instance: Any,
+    action: str,
+    reverse: bool,
+    model: type,
+    pk_set: set[Any] | None,
+    **kwargs: Any,
+) -> None:
+    """m2m_changed of user.groups, user.user_permissions and group.permissions (either side)."""
+    if action not in {"post_add", "post_remove", "pre_clear"}:
+        return
+    user_model = get_user_model()
+    if action == "pre_clear":
+        # The set about to be cleared, read before it goes.
+        field = _field_for(sender, instance)
+        if field is None:
+            return
+        pk_set = set(getattr(instance, field).values_list("pk", flat=True))
+        model = getattr(instance, field).model
+    if not pk_set:
+        return
+    added = action == "post_add"
+    if reverse:
+        # e.g. group.user_set.add(user): record it on each user (or each group for permissions).
+        subjects = list(model.objects.filter(pk__in=pk_set))  # type: ignore[attr-defined]
+        targets = [instance]
+    else:
+        subjects = [instance]
+        targets = list(model.objects.filter(pk__in=pk_set))  # type: ignore[attr-defined]
+    for subject in subjects:
+        is_user = isinstance(subject, user_model)
+        target_model = type(targets[0]) if targets else model
+        if target_model is Permission:
+            kind = AuthChangeAction.PERMISSIONS_ADDED if added else AuthChangeAction.PERMISSIONS_REMOVED
+            names = _names(Permission, {t.pk for t in targets})
+        else:
+            kind = AuthChangeAction.GROUPS_ADDED if added else AuthChangeAction.GROUPS_REMOVED
+            names = sorted(str(t) for t in targets)
+        AuthChange.objects.create(
+            action=kind,
+            subject_type="user" if is_user else "group",
+            subject_id=subject.pk,
+            subject_repr=subject.get_username() if is_user else str(subject),
+            detail={"items": names},
+        )
+
+
+def _field_for(sender: type, instance: Any) -> str | None:
+    user_model = get_user_model()
+    if isinstance(instance, user_model):
+        if sender is user_model.groups.through:
+            return "groups"
+        if sender is user_model.user_permissions.through:
+            return "user_permissions"
+    if isinstance(instance, Group) and sender is Group.permissions.through:
+        return "permissions"
+    return None

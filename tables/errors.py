@@ -1,0 +1,225 @@
+"""Domain errors of the floor (tables app).
+
+Services raise these; they never return error values. Each error carries a stable, machine
+readable ``code`` (the API puts it in the response body) and a human message. The three base
+classes say what kind of failure it is, and the API maps them to HTTP statuses:
+
+* :class:`FloorValidationError` -> 400: the request itself is wrong (bad stakes, a mismatch of
+  game and stakes, a bad schedule row). ``field`` names the offending input when there is one.
+* :class:`FloorNotFound` -> 404: something the request names doesn't exist (a seat number
+  beyond the table's seats, an unknown table).
+* :class:`FloorConflict` -> 409: the request is well-formed but the floor's current state
+  forbids it (a taken seat, a closed table, a hand in progress, an illegal hand transition).
+"""
+
+from __future__ import annotations
+
+
+class FloorError(Exception):
+    """Base class of every floor error: ``code`` is stable, ``message`` is for people."""
+
+    code: str = "floor_error"
+
+    def __init__(self, message: str, *, code: str | None = None, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+        self.field = field
+
+    def as_dict(self) -> dict[str, str]:
+        """The error as the API returns it: ``{"code", "detail"[, "field"]}``."""
+        body = {"code": self.code, "detail": self.message}
+        if self.field:
+            body["field"] = self.field
+        return body
+
+
+class FloorValidationError(FloorError):
+    """The input is invalid whatever the state of the floor (HTTP 400)."""
+
+    code = "invalid"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        field: str | None = None,
+        errors: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message, code=code, field=field)
+        # Every problem found, by field, so that forms can show each next to its input.
+        self.errors: dict[str, str] = errors or ({field: message} if field else {"__all__": message})
+
+
+class FloorNotFound(FloorError):
+    """Something the request names does not exist (HTTP 404)."""
+
+    code = "not_found"
+
+
+class FloorConflict(FloorError):
+    """The request conflicts with the current state of the floor (HTTP 409)."""
+
+    code = "conflict"
+
+
+# --- Specific errors (the codes are part of the API contract) ---------------------------------
+
+
+class ConfigMismatch(FloorValidationError):
+    """A table's game, stakes, seats or collection schedule don't fit together."""
+
+    code = "config_mismatch"
+
+
+class InvalidStakes(FloorValidationError):
+    """A stakes definition is inconsistent with its structure (e.g. a kill at no limit)."""
+
+    code = "invalid_stakes"
+
+
+class InvalidSchedule(FloorValidationError):
+    """A collection schedule or one of its rates is invalid."""
+
+    code = "invalid_schedule"
+
+
+class TooManyRates(FloorValidationError):
+    """More than five collection rates would apply at one table (RULINGS §3, §6)."""
+
+    code = "too_many_rates"
+
+
+class SeatNotFound(FloorNotFound):
+    code = "seat_not_found"
+
+
+class SeatTaken(FloorConflict):
+    code = "seat_taken"
+
+
+class PlayerAlreadySeated(FloorConflict):
+    code = "player_already_seated"
+
+
+class NotSeated(FloorConflict):
+    code = "not_seated"
+
+
+class TableClosed(FloorConflict):
+    code = "table_closed"
+
+
+class TableAlreadyInState(FloorConflict):
+    code = "table_state"
+
+
+class HandInProgress(FloorConflict):
+    code = "hand_in_progress"
+
+
+class PlayerInHand(FloorConflict):
+    code = "player_in_hand"
+
+
+class NotEnoughPlayers(FloorConflict):
+    code = "not_enough_players"
+
+
+class IllegalTransition(FloorConflict):
+    code = "illegal_transition"
+
+
+class InUse(FloorConflict):
+    """The object is referenced by history (hands, seatings) and can't be removed or rewritten."""
+
+    code = "in_use"
+
+
+# --- The hand's money (tables.hand_flow, the dealer terminals' API) ---------------------------------
+
+
+class ChipsLocked(FloorConflict):
+    """The player is dealt into a hand in progress: no chips on or off the table until it ends."""
+
+    code = "chips_locked"
+
+
+class BuyInRefused(FloorValidationError):
+    """The amount breaks the table's buy-in rules (range, minimum, whole chips)."""
+
+    code = "buy_in_refused"
+
+
+class AlreadyBoughtIn(FloorConflict):
+    """The player already bought in this session; more chips are a rebuy."""
+
+    code = "already_bought_in"
+
+
+class NoBuyIn(FloorConflict):
+    """A rebuy before the session's buy-in."""
+
+    code = "no_buy_in"
+
+
+class ShortRebuyUsed(FloorConflict):
+    """The session's one short rebuy was already made."""
+
+    code = "short_rebuy_used"
+
+
+class NoChips(FloorConflict):
+    """Nothing to cash out."""
+
+    code = "no_chips"
+
+
+class NoCollectionRate(FloorConflict):
+    """No rate of the table's schedule covers this hand (stakes and number of players)."""
+
+    code = "no_collection_rate"
+
+
+class InvalidShowdown(FloorValidationError):
+    """The showdown entered is wrong: the engine's message, or a seat/amount that doesn't fit the hand."""
+
+    code = "invalid_showdown"
+
+
+class NoReading(FloorConflict):
+    """Confirming a hand that has no showdown reading to confirm."""
+
+    code = "no_reading"
+
+
+class HandAlreadySettled(FloorConflict):
+    """The hand is settled; its result can't change."""
+
+    code = "hand_settled"
+
+
+class HandVoided(FloorConflict):
+    """The hand is void (a misdeal); nothing can be settled."""
+
+    code = "hand_void"
+
+
+class ReadingChanged(FloorConflict):
+    """The confirmation names a reading (revision) other than the one on record."""
+
+    code = "reading_changed"
+
+
+class IdempotencyKeyMissing(FloorValidationError):
+    """A write came without its ``Idempotency-Key`` header (or with a malformed one)."""
+
+    code = "idempotency_key_required"
+
+
+class IdempotencyKeyReused(FloorConflict):
+    """The ``Idempotency-Key`` was already used for a different request."""
+
+    code = "idempotency_conflict"

@@ -1,0 +1,197 @@
+"""Load the house data (games, stakes, collection schedules of seed 004) from its JSON file.
+
+The data file is the source (``tables/data/house_data.json``); this module only upserts it by
+natural key, so loading twice changes nothing:
+
+* games by ``slug`` and stakes by ``code``: created, or updated where the file differs (stakes
+  already used by a table or hand are never rewritten: give changed stakes a new code);
+* collection schedules by ``code``: created with version 1 effective from the file's
+  ``schedules_effective_from``; when the file's rates differ from the version in force, a new
+  version takes effect now (the past is never rewritten).
+
+Every creation or change is written to the configuration history (by the system).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from tables import services
+from tables.history import record_change, snapshot
+from tables.models import CollectionSchedule, ConfigAction, Game, Hand, Stakes, Table
+
+DATA_FILE = Path(__file__).resolve().parent / "data" / "house_data.json"
+GAME_FIELDS = (
+    "name",
+    "kind",
+    "is_button_game",
+    "is_stud_game",
+    "is_dealers_choice",
+    "seat_count",
+    "max_hands",
+    "sort_order",
+)
+REASON = "house data (load_house_data)"
+
+
+class HouseDataError(Exception):
+    """The data file can't be loaded as it is (nothing was changed)."""
+
+
+@dataclass
+class LoadReport:
+    created: dict[str, int] = field(default_factory=lambda: {"games": 0, "stakes": 0, "schedules": 0})
+    updated: dict[str, int] = field(default_factory=lambda: {"games": 0, "stakes": 0, "schedules": 0})
+
+    @property
+    def changed(self) -> bool:
+        return any(self.created.values()) or any(self.updated.values())
+
+    def __str__(self) -> str:
+        parts = [
+            f"{kind}: {self.created[kind]} created, {self.updated[kind]} updated" for kind in self.created
+        ]
+        return "; ".join(parts)
+
+
+def read_data(path: Path | None = None) -> dict[str, Any]:
+    path = path or DATA_FILE
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise HouseDataError(f"can't read {path}: {exc}") from exc
+    for key in ("games", "stakes", "collection_schedules", "schedules_effective_from"):
+        if key not in data:
+            raise HouseDataError(f"{path} has no {key!r}")
+    return data
+
+
+def normalise_rate(rate: dict[str, Any]) -> str:
+    """A rate as a sortable, comparable string over every rate field (absent fields are None)."""
+    full = {name: None for name in services.RATE_FIELDS} | {"payer": "button"} | rate
+    return json.dumps([full[name] for name in services.RATE_FIELDS])
+
+
+def _upsert_games(games: list[dict[str, Any]], report: LoadReport) -> None:
+    for item in games:
+        values = {name: item.get(name) for name in GAME_FIELDS}
+        game = Game.objects.filter(slug=item["slug"]).first()
+        if game is None:
+            game = Game(slug=item["slug"], **values)
+            game.full_clean()
+            game.save()
+            record_change(
+                instance=game, action=ConfigAction.CREATE, by=None, reason=REASON, after=snapshot(game)
+            )
+            report.created["games"] += 1
+            continue
+        before = snapshot(game)
+        for name, value in values.items():
+            setattr(game, name, value)
+        if snapshot(game) != before:
+            game.full_clean()
+            game.save()
+            record_change(
+                instance=game,
+                action=ConfigAction.UPDATE,
+                by=None,
+                reason=REASON,
+                before=before,
+                after=snapshot(game),
+            )
+            report.updated["games"] += 1
+
+
+def _upsert_stakes(stakes_list: list[dict[str, Any]], report: LoadReport) -> None:
+    for item in stakes_list:
+        values = {name: item.get(name) for name in services.STAKES_FIELDS} | {
+            "kill": item.get("kill") or "none"
+        }
+        stakes = Stakes.objects.filter(code=item["code"]).first()
+        if stakes is None:
+            services.create_stakes(code=item["code"], by=None, reason=REASON, **values)
+            report.created["stakes"] += 1
+            continue
+        before = snapshot(stakes)
+        for name, value in values.items():
+            setattr(stakes, name, value)
+        if snapshot(stakes) == before:
+            continue
+        if Table.objects.filter(stakes=stakes).exists() or Hand.objects.filter(stakes=stakes).exists():
+            raise HouseDataError(
+                f"stakes {stakes.code} are in use and the file changes them; give the new stakes a new code"
+            )
+        stakes.full_clean()
+        stakes.save()
+        record_change(
+            instance=stakes,
+            action=ConfigAction.UPDATE,
+            by=None,
+            reason=REASON,
+            before=before,
+            after=snapshot(stakes),
+        )
+        report.updated["stakes"] += 1
+
+
+def _upsert_schedules(schedules: list[dict[str, Any]], since: datetime.datetime, report: LoadReport) -> None:
+    for item in schedules:
+        schedule = CollectionSchedule.objects.filter(code=item["code"]).first()
+        if schedule is None:
+            services.create_schedule(
+                code=item["code"],
+                name=item["name"],
+                description=item.get("description", ""),
+                rates=item["rates"],
+                by=None,
+                reason=REASON,
+                effective_from=since,
+                allow_past=True,
+            )
+            report.created["schedules"] += 1
+            continue
+        changed = False
+        if (schedule.name, schedule.description) != (item["name"], item.get("description", "")):
+            services.rename_schedule(
+                schedule=schedule,
+                by=None,
+                reason=REASON,
+                name=item["name"],
+                description=item.get("description", ""),
+            )
+            changed = True
+        latest = schedule.versions.order_by("-effective_from").first()
+        current = (
+            sorted(
+                normalise_rate({name: getattr(r, name) for name in services.RATE_FIELDS})
+                for r in latest.rates.all()
+            )
+            if latest
+            else []
+        )
+        wanted = sorted(normalise_rate(r) for r in item["rates"])
+        if current != wanted:
+            services.revise_schedule(schedule=schedule, rates=item["rates"], by=None, reason=REASON)
+            changed = True
+        report.updated["schedules"] += int(changed)
+
+
+@transaction.atomic
+def load_house_data(path: Path | None = None) -> LoadReport:
+    """Upsert the house data file; all or nothing. Returns what was created and updated."""
+    data = read_data(path)
+    since = datetime.datetime.fromisoformat(data["schedules_effective_from"])
+    if timezone.is_naive(since):
+        raise HouseDataError("schedules_effective_from needs a time zone")
+    report = LoadReport()
+    _upsert_games(data["games"], report)
+    _upsert_stakes(data["stakes"], report)
+    _upsert_schedules(data["collection_schedules"], since, report)
+    return report

@@ -1,0 +1,75 @@
+"""Read-only queries over the floor model (no writes; safe to call anywhere).
+
+The ledger looks fees up here: :func:`rate_for_hand` gives the collection rate that applied to a
+hand as the schedule stood when the hand started.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from tables.models import (
+    CollectionRate,
+    CollectionSchedule,
+    CollectionScheduleVersion,
+    Hand,
+    Seating,
+    Stakes,
+    Table,
+)
+
+
+def applicable_rates(rates: Iterable[CollectionRate], stakes: Stakes) -> list[CollectionRate]:
+    """The rows of ``rates`` that cover ``stakes`` (any players band)."""
+    return [rate for rate in rates if rate.matches_stakes(stakes)]
+
+
+def future_and_current_versions(
+    schedule: CollectionSchedule, *, at: datetime.datetime | None = None
+) -> list[CollectionScheduleVersion]:
+    """The version in force at ``at`` (default now) and every later one, oldest first."""
+    at = at or timezone.now()
+    current = schedule.version_at(at)
+    later = schedule.versions.filter(effective_from__gt=at).order_by("effective_from")
+    return ([current] if current else []) + list(later)
+
+
+def table_rates(table: Table, *, at: datetime.datetime | None = None) -> list[CollectionRate]:
+    """The collection rates that apply at ``table`` as its schedule stood at ``at`` (<= 5)."""
+    version = table.collection_schedule.version_at(at)
+    if version is None:
+        return []
+    return applicable_rates(version.rates.all(), table.stakes)
+
+
+def rate_for(
+    *, schedule: CollectionSchedule, stakes: Stakes, players: int, at: datetime.datetime | None = None
+) -> CollectionRate | None:
+    """The rate for a hand of ``players`` at ``stakes`` under ``schedule`` as in force at ``at``."""
+    version = schedule.version_at(at)
+    if version is None:
+        return None
+    for rate in applicable_rates(version.rates.all(), stakes):
+        if rate.covers_players(players):
+            return rate
+    return None
+
+
+def rate_for_hand(hand: Hand) -> CollectionRate | None:
+    """The rate that applies to ``hand``: its schedule as in force when it started."""
+    return rate_for(
+        schedule=hand.collection_schedule,
+        stakes=hand.stakes,
+        players=hand.players.count(),
+        at=hand.created_at,
+    )
+
+
+def active_seatings(table: Table) -> QuerySet[Seating]:
+    return (
+        Seating.objects.active().filter(table=table).select_related("seat", "player").order_by("seat__number")
+    )

@@ -1,0 +1,483 @@
+"""API input and output shapes. Serializers validate shapes only; services decide and change.
+
+Money fields end in ``_cents`` and are integers. Games, stakes, schedules and tables are named
+by their natural keys (``slug``, ``code``, ``code``, ``number``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tables.models import (
+    CollectionRate,
+    CollectionSchedule,
+    CollectionScheduleVersion,
+    ConfigChange,
+    Game,
+    Hand,
+    HandPlayer,
+    HandStatus,
+    Payer,
+    Player,
+    RateStructure,
+    Seat,
+    Seating,
+    Stakes,
+    Table,
+)
+
+
+def _username(user: AbstractBaseUser | None) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """The body of every floor error (400, 404, 409)."""
+
+    code = serializers.CharField(help_text="Stable, machine readable: seat_taken, table_closed, ...")
+    detail = serializers.CharField(help_text="What went wrong, for people.")
+    field = serializers.CharField(required=False, help_text="The input at fault, when there is one.")
+
+
+class GameSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    hands_per_round = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Game
+        fields = (
+            "slug",
+            "name",
+            "kind",
+            "is_button_game",
+            "is_stud_game",
+            "is_dealers_choice",
+            "seat_count",
+            "max_hands",
+            "hands_per_round",
+            "is_active",
+        )
+
+
+class StakesSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    label = serializers.CharField(read_only=True)
+    kill_multiplier_pct = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Stakes
+        fields = (
+            "code",
+            "label",
+            "structure",
+            "small_bet_cents",
+            "big_bet_cents",
+            "alt_small_bet_cents",
+            "alt_big_bet_cents",
+            "buy_in_min_cents",
+            "buy_in_max_cents",
+            "kill",
+            "kill_multiplier_pct",
+            "point_cents",
+            "is_active",
+        )
+
+
+class StakesCreateSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+    class Meta:
+        model = Stakes
+        fields = (
+            "code",
+            "structure",
+            "small_bet_cents",
+            "big_bet_cents",
+            "alt_small_bet_cents",
+            "alt_big_bet_cents",
+            "buy_in_min_cents",
+            "buy_in_max_cents",
+            "kill",
+            "point_cents",
+            "reason",
+        )
+        # Uniqueness is the service's to check (it answers 409, not 400).
+        extra_kwargs = {"code": {"validators": []}}
+
+
+class CollectionRateSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    limits_label = serializers.CharField(read_only=True)
+    fee_label = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = CollectionRate
+        fields = (
+            "structure",
+            "small_bet_cents",
+            "big_bet_cents",
+            "alt_small_bet_cents",
+            "alt_big_bet_cents",
+            "buy_in_min_cents",
+            "buy_in_max_cents",
+            "point_min_cents",
+            "point_max_cents",
+            "players_min",
+            "players_max",
+            "payer",
+            "fee_cents",
+            "others_fee_cents",
+            "limits_label",
+            "fee_label",
+        )
+
+
+class RateInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    structure = serializers.ChoiceField(choices=RateStructure.choices)
+    small_bet_cents = serializers.IntegerField(required=False, allow_null=True)
+    big_bet_cents = serializers.IntegerField(required=False, allow_null=True)
+    alt_small_bet_cents = serializers.IntegerField(required=False, allow_null=True)
+    alt_big_bet_cents = serializers.IntegerField(required=False, allow_null=True)
+    buy_in_min_cents = serializers.IntegerField(required=False, allow_null=True)
+    buy_in_max_cents = serializers.IntegerField(required=False, allow_null=True)
+    point_min_cents = serializers.IntegerField(required=False, allow_null=True)
+    point_max_cents = serializers.IntegerField(required=False, allow_null=True)
+    players_min = serializers.IntegerField(min_value=1, max_value=10)
+    players_max = serializers.IntegerField(min_value=1, max_value=10)
+    payer = serializers.ChoiceField(choices=Payer.choices, default=Payer.BUTTON)
+    fee_cents = serializers.IntegerField(min_value=0)
+    others_fee_cents = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+
+
+class ScheduleVersionSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    rates = CollectionRateSerializer(many=True, read_only=True)
+    created_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = CollectionScheduleVersion
+        fields = ("number", "effective_from", "created_at", "created_by", "reason", "rates")
+
+    def get_created_by(self, obj: CollectionScheduleVersion) -> str | None:
+        return _username(obj.created_by)
+
+
+class ScheduleVersionSummarySerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    class Meta:
+        model = CollectionScheduleVersion
+        fields = ("number", "effective_from", "created_at", "reason")
+
+
+class CollectionScheduleSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    version_in_force = serializers.SerializerMethodField()
+    versions = ScheduleVersionSummarySerializer(many=True, read_only=True)
+
+    class Meta:
+        model = CollectionSchedule
+        fields = ("code", "name", "description", "version_in_force", "versions")
+
+    @extend_schema_field(ScheduleVersionSerializer(allow_null=True))
+    def get_version_in_force(self, obj: CollectionSchedule) -> dict[str, Any] | None:
+        version = obj.version_at()
+        return ScheduleVersionSerializer(version).data if version else None
+
+
+class ScheduleCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    code = serializers.CharField(max_length=20)
+    name = serializers.CharField(max_length=100)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    effective_from = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    rates = RateInputSerializer(many=True)
+
+
+class ScheduleReviseSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    effective_from = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="When the new rates take effect (default now).",
+    )
+    reason = serializers.CharField()
+    rates = RateInputSerializer(many=True, help_text="The complete set of rates of the new version.")
+
+
+class OccupantSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seating_id = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    player_name = serializers.CharField()
+
+
+class SeatSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    table = serializers.SlugRelatedField(slug_field="number", read_only=True)
+    occupant = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Seat
+        fields = ("id", "table", "number", "occupant")
+
+    @extend_schema_field(OccupantSerializer(allow_null=True))
+    def get_occupant(self, obj: Seat) -> dict[str, Any] | None:
+        active = [s for s in obj.seatings.all() if s.left_at is None]
+        if not active:
+            return None
+        seating = active[0]
+        return {"seating_id": seating.pk, "player_id": seating.player_id, "player_name": seating.player.name}
+
+
+class ButtonsSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    button_seat = serializers.IntegerField(allow_null=True)
+    sitting_out_seat = serializers.IntegerField(allow_null=True)
+    streak_seat = serializers.IntegerField(allow_null=True)
+    streak_wins = serializers.IntegerField()
+    kill_seat = serializers.IntegerField(allow_null=True)
+    kill_multiplier_pct = serializers.IntegerField()
+
+
+class TableSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    stakes = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    stakes_label = serializers.CharField(source="stakes.label", read_only=True)
+    collection_schedule = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    seats = SeatSerializer(many=True, read_only=True)
+    buttons = serializers.SerializerMethodField()
+    hand_in_progress = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Table
+        fields = (
+            "number",
+            "game",
+            "stakes",
+            "stakes_label",
+            "seat_count",
+            "chip_unit_cents",
+            "collection_schedule",
+            "status",
+            "keep_fees_on_misdeal",
+            "opened_at",
+            "closed_at",
+            "seats",
+            "buttons",
+            "hand_in_progress",
+        )
+
+    @extend_schema_field(ButtonsSerializer(allow_null=True))
+    def get_buttons(self, obj: Table) -> dict[str, Any] | None:
+        buttons = getattr(obj, "buttons", None)
+        if buttons is None:
+            return None
+
+        def number(seat: Seat | None) -> int | None:
+            return seat.number if seat else None
+
+        return {
+            "button_seat": number(buttons.button_seat),
+            "sitting_out_seat": number(buttons.sitting_out_seat),
+            "streak_seat": number(buttons.streak_seat),
+            "streak_wins": buttons.streak_wins,
+            "kill_seat": number(buttons.kill_seat),
+            "kill_multiplier_pct": buttons.kill_multiplier_pct,
+        }
+
+    def get_hand_in_progress(self, obj: Table) -> int | None:
+        """The id of the hand in progress, if any."""
+        hand = obj.hand_in_progress()
+        return hand.pk if hand else None
+
+
+class TableCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    number = serializers.IntegerField(min_value=1)
+    game = serializers.SlugRelatedField(slug_field="slug", queryset=Game.objects.all())
+    stakes = serializers.SlugRelatedField(slug_field="code", queryset=Stakes.objects.all())
+    collection_schedule = serializers.SlugRelatedField(
+        slug_field="code", queryset=CollectionSchedule.objects.all()
+    )
+    seat_count = serializers.IntegerField(required=False, allow_null=True, default=None)
+    chip_unit_cents = serializers.IntegerField(required=False, default=100)
+    keep_fees_on_misdeal = serializers.BooleanField(required=False, default=False)
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class TableConfigureSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    game = serializers.SlugRelatedField(slug_field="slug", queryset=Game.objects.all(), required=False)
+    stakes = serializers.SlugRelatedField(slug_field="code", queryset=Stakes.objects.all(), required=False)
+    collection_schedule = serializers.SlugRelatedField(
+        slug_field="code", queryset=CollectionSchedule.objects.all(), required=False
+    )
+    seat_count = serializers.IntegerField(required=False)
+    chip_unit_cents = serializers.IntegerField(required=False)
+    keep_fees_on_misdeal = serializers.BooleanField(required=False)
+    reason = serializers.CharField(help_text="Why; kept in the configuration history.")
+
+
+class ReasonSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class PlayerSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    class Meta:
+        model = Player
+        fields = ("id", "name", "member_number", "created_at")
+        read_only_fields = ("id", "created_at")
+        # The service checks member-number uniqueness (409 with a clear message).
+        extra_kwargs = {"member_number": {"validators": []}}
+
+
+class SeatingSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    table = serializers.SlugRelatedField(slug_field="number", read_only=True)
+    seat_number = serializers.IntegerField(source="seat.number", read_only=True)
+    player_name = serializers.CharField(source="player.name", read_only=True)
+    seated_by = serializers.SerializerMethodField()
+    left_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Seating
+        fields = (
+            "id",
+            "table",
+            "seat_number",
+            "player",
+            "player_name",
+            "seated_at",
+            "left_at",
+            "seated_by",
+            "left_by",
+        )
+        read_only_fields = fields
+
+    def get_seated_by(self, obj: Seating) -> str | None:
+        return _username(obj.seated_by)
+
+    def get_left_by(self, obj: Seating) -> str | None:
+        return _username(obj.left_by)
+
+
+class SeatPlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    table = serializers.IntegerField(min_value=1, help_text="Table number.")
+    seat_number = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField(help_text="Player id.")
+
+
+class MovePlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    to_seat_number = serializers.IntegerField(min_value=1)
+    to_table = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Table number (default: same table).",
+    )
+
+
+class HandPlayerSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    seat_number = serializers.IntegerField(source="seat.number", read_only=True)
+    player_name = serializers.CharField(source="player.name", read_only=True)
+    is_button = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = HandPlayer
+        fields = ("position", "seat_number", "player", "player_name", "is_button")
+
+
+class HandSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    table = serializers.SlugRelatedField(slug_field="number", read_only=True)
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    stakes = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    collection_schedule = serializers.SlugRelatedField(slug_field="code", read_only=True)
+    button_seat = serializers.IntegerField(source="button_seat.number", read_only=True)
+    kill_seat = serializers.IntegerField(
+        source="kill_seat.number", read_only=True, allow_null=True, default=None
+    )
+    players = HandPlayerSerializer(many=True, read_only=True)
+    created_by = serializers.SerializerMethodField()
+    dealt_by = serializers.SerializerMethodField()
+    settled_by = serializers.SerializerMethodField()
+    voided_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Hand
+        fields = (
+            "id",
+            "table",
+            "number",
+            "game",
+            "stakes",
+            "collection_schedule",
+            "status",
+            "button_seat",
+            "kill_seat",
+            "kill_multiplier_pct",
+            "players",
+            "created_at",
+            "created_by",
+            "dealt_at",
+            "dealt_by",
+            "showdown_at",
+            "settled_at",
+            "settled_by",
+            "voided_at",
+            "voided_by",
+            "void_reason",
+        )
+        read_only_fields = fields
+
+    def get_created_by(self, obj: Hand) -> str | None:
+        return _username(obj.created_by)
+
+    def get_dealt_by(self, obj: Hand) -> str | None:
+        return _username(obj.dealt_by)
+
+    def get_settled_by(self, obj: Hand) -> str | None:
+        return _username(obj.settled_by)
+
+    def get_voided_by(self, obj: Hand) -> str | None:
+        return _username(obj.voided_by)
+
+
+class StartHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    table = serializers.IntegerField(min_value=1, help_text="Table number.")
+    game = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Game.objects.all(),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Dealer's choice: the game the button picked.",
+    )
+    sit_out_seat_numbers = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        default=list,
+        help_text="Seated players who sit this hand out.",
+    )
+
+
+class HandStatusSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    status = serializers.ChoiceField(choices=HandStatus.choices)
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class VoidHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    reason = serializers.CharField(help_text="Why the hand is void (e.g. which misdeal rule).")
+
+
+class ConfigChangeSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
+    model = serializers.CharField(source="content_type.model", read_only=True)
+    by = serializers.CharField(source="by_username", read_only=True)
+
+    class Meta:
+        model = ConfigChange
+        fields = (
+            "id",
+            "at",
+            "by",
+            "action",
+            "model",
+            "object_id",
+            "object_repr",
+            "before",
+            "after",
+            "reason",
+        )
+        read_only_fields = fields

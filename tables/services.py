@@ -1,0 +1,925 @@
+"""Floor services: every change to tables, seats, players, hands and configuration.
+
+Conventions (HackSoft style):
+
+* keyword-only arguments; ``by`` is the user acting (None for the system, e.g. a loader);
+* each function runs in one ``transaction.atomic()`` and takes row locks (``select_for_update``
+  on the table, or the hand) before it reads the state it decides on, so two concurrent calls
+  serialise instead of racing; database constraints are the backstop;
+* failures raise a :mod:`tables.errors` exception and change nothing;
+* configuration changes (games, stakes, tables, schedules) append a
+  :class:`tables.models.ConfigChange` in the same transaction.
+
+Views, forms, serializers and the admin only translate input and output and call these.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from tables import rotation
+from tables.errors import (
+    ConfigMismatch,
+    FloorConflict,
+    FloorValidationError,
+    HandInProgress,
+    IllegalTransition,
+    InUse,
+    InvalidSchedule,
+    InvalidStakes,
+    NotEnoughPlayers,
+    NotSeated,
+    PlayerAlreadySeated,
+    PlayerInHand,
+    SeatNotFound,
+    SeatTaken,
+    TableAlreadyInState,
+    TableClosed,
+    TooManyRates,
+)
+from tables.history import record_change, schedule_snapshot, snapshot, version_snapshot
+from tables.models import (
+    MIN_PLAYERS,
+    ButtonState,
+    CollectionRate,
+    CollectionSchedule,
+    CollectionScheduleVersion,
+    ConfigAction,
+    Game,
+    GameKind,
+    Hand,
+    HandPlayer,
+    HandStatus,
+    KillType,
+    Player,
+    Seat,
+    Seating,
+    Stakes,
+    Table,
+    TableStatus,
+)
+from tables.selectors import applicable_rates
+from tables.validators import (
+    rate_count_problem,
+    rate_problems,
+    rates_overlap_problems,
+    stakes_problems,
+    table_problems,
+)
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+def _user(by: User) -> AbstractBaseUser | None:
+    """The user to store in a ``*_by`` column (None for the system or an anonymous caller)."""
+    return by if by is not None and by.is_authenticated else None  # type: ignore[return-value]
+
+
+def _require_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise FloorValidationError(
+            "Give a reason for this change; it is kept in the history.", field="reason"
+        )
+    return reason
+
+
+def _lock_table(table: Table | int) -> Table:
+    pk = table.pk if isinstance(table, Table) else table
+    return (
+        Table.objects.select_for_update().select_related("game", "stakes", "collection_schedule").get(pk=pk)
+    )
+
+
+def _lock_buttons(table: Table) -> ButtonState:
+    buttons, _ = ButtonState.objects.select_for_update().get_or_create(table=table)
+    return buttons
+
+
+def _hand_in_progress(table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table, status__in=HandStatus.in_progress()).first()
+
+
+def _refuse_if_hand_in_progress(table: Table, doing: str) -> None:
+    hand = _hand_in_progress(table)
+    if hand is not None:
+        raise HandInProgress(
+            f"Can't {doing} table {table.number}: hand {hand.number} is {hand.status}. "
+            "Settle or void it first."
+        )
+
+
+# --- Players ------------------------------------------------------------------------------------
+
+
+def _clean_member_number(member_number: str | None) -> str | None:
+    return (member_number or "").strip() or None
+
+
+def _check_member_number_free(member_number: str | None, *, exclude: int | None = None) -> None:
+    if member_number is None:
+        return
+    clash = Player.objects.filter(member_number=member_number).exclude(pk=exclude).first()
+    if clash is not None:
+        raise FloorConflict(
+            f"Member number {member_number} belongs to {clash.name}.",
+            code="duplicate_member_number",
+            field="member_number",
+        )
+
+
+@transaction.atomic
+def create_player(*, name: str, member_number: str | None = None, by: User = None) -> Player:
+    """A new player. ``member_number`` is optional and must be unique when given."""
+    name = (name or "").strip()
+    if not name:
+        raise FloorValidationError("A player needs a name.", field="name")
+    member_number = _clean_member_number(member_number)
+    _check_member_number_free(member_number)
+    try:
+        with transaction.atomic():
+            return Player.objects.create(name=name, member_number=member_number)
+    except IntegrityError:  # a concurrent create took the number between check and insert
+        _check_member_number_free(member_number)
+        raise
+
+
+@transaction.atomic
+def update_player(
+    *, player: Player, by: User = None, name: str | None = None, member_number: str | None = "__unchanged__"
+) -> Player:
+    """Rename a player and/or change the member number (None or "" clears it)."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if name is not None:
+        name = name.strip()
+        if not name:
+            raise FloorValidationError("A player needs a name.", field="name")
+        player.name = name
+    if member_number != "__unchanged__":
+        cleaned = _clean_member_number(member_number)
+        _check_member_number_free(cleaned, exclude=player.pk)
+        player.member_number = cleaned
+    player.save()
+    return player
+
+
+@transaction.atomic
+def delete_player(*, player: Player, by: User = None) -> None:
+    """Delete a player who never sat at a table; anyone with history is kept."""
+    if Seating.objects.filter(player=player).exists() or HandPlayer.objects.filter(player=player).exists():
+        raise InUse(f"{player} has seatings or hands on record and can't be deleted.")
+    player.delete()
+
+
+# --- Stakes ------------------------------------------------------------------------------------------
+
+
+STAKES_FIELDS = (
+    "structure",
+    "small_bet_cents",
+    "big_bet_cents",
+    "alt_small_bet_cents",
+    "alt_big_bet_cents",
+    "buy_in_min_cents",
+    "buy_in_max_cents",
+    "kill",
+    "point_cents",
+)
+
+
+@transaction.atomic
+def create_stakes(*, code: str, by: User = None, reason: str = "", **fields: Any) -> Stakes:
+    """New stakes (see :class:`tables.models.Stakes` for what each structure needs).
+
+    ``fields`` are the :data:`STAKES_FIELDS`; ``kill`` defaults to none. Raises
+    :class:`InvalidStakes` for an inconsistent definition (e.g. a kill at no limit).
+    """
+    unknown = set(fields) - set(STAKES_FIELDS)
+    if unknown:
+        raise InvalidStakes(f"Unknown stakes fields: {', '.join(sorted(unknown))}.")
+    code = (code or "").strip()
+    if not code:
+        raise InvalidStakes("Stakes need a code.", field="code")
+    if Stakes.objects.filter(code=code).exists():
+        raise FloorConflict(f"Stakes {code} already exist.", code="duplicate_code", field="code")
+    stakes = Stakes(code=code, **fields)
+    problems = stakes_problems(stakes)
+    if problems:
+        field, message = next(iter(problems.items()))
+        raise InvalidStakes(message, field=field, errors=problems)
+    stakes.save()
+    record_change(instance=stakes, action=ConfigAction.CREATE, by=by, reason=reason, after=snapshot(stakes))
+    return stakes
+
+
+# --- Tables ---------------------------------------------------------------------------------------------
+
+
+def _check_table_config(
+    *, game: Game, stakes: Stakes, seat_count: int, chip_unit_cents: int, schedule: CollectionSchedule
+) -> None:
+    problems = table_problems(
+        game=game, stakes=stakes, seat_count=seat_count, chip_unit_cents=chip_unit_cents, schedule=schedule
+    )
+    if not problems:
+        return
+    field, message = next(iter(problems.items()))
+    error_class = TooManyRates if field == "collection_schedule" and "at most" in message else ConfigMismatch
+    raise error_class(message, field=field, errors=problems)
+
+
+@transaction.atomic
+def create_table(
+    *,
+    number: int,
+    game: Game,
+    stakes: Stakes,
+    collection_schedule: CollectionSchedule,
+    by: User = None,
+    seat_count: int | None = None,
+    chip_unit_cents: int = 100,
+    keep_fees_on_misdeal: bool = False,
+    reason: str = "",
+) -> Table:
+    """A new, closed table with seats 1..``seat_count`` (default: the game's seat count)."""
+    seat_count = seat_count if seat_count is not None else game.seat_count
+    if Table.objects.filter(number=number).exists():
+        raise FloorConflict(f"Table {number} already exists.", code="duplicate_table", field="number")
+    if number is None or number < 1:
+        raise FloorValidationError("Table numbers start at 1.", field="number")
+    _check_table_config(
+        game=game,
+        stakes=stakes,
+        seat_count=seat_count,
+        chip_unit_cents=chip_unit_cents,
+        schedule=collection_schedule,
+    )
+    table = Table.objects.create(
+        number=number,
+        game=game,
+        stakes=stakes,
+        seat_count=seat_count,
+        chip_unit_cents=chip_unit_cents,
+        collection_schedule=collection_schedule,
+        keep_fees_on_misdeal=keep_fees_on_misdeal,
+    )
+    Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(1, seat_count + 1))
+    ButtonState.objects.create(table=table)
+    record_change(instance=table, action=ConfigAction.CREATE, by=by, reason=reason, after=snapshot(table))
+    return table
+
+
+_UNSET: Any = object()
+
+
+@transaction.atomic
+def configure_table(
+    *,
+    table: Table,
+    by: User,
+    reason: str,
+    game: Game = _UNSET,
+    stakes: Stakes = _UNSET,
+    collection_schedule: CollectionSchedule = _UNSET,
+    seat_count: int = _UNSET,
+    chip_unit_cents: int = _UNSET,
+    keep_fees_on_misdeal: bool = _UNSET,
+) -> Table:
+    """Change a table's configuration; only the arguments given change. Needs a reason.
+
+    Refused while a hand is in progress (the hand keeps the stakes it started with anyway).
+    The seat count changes only while nobody is seated in the seats that would go away.
+    """
+    reason = _require_reason(reason)
+    table = _lock_table(table)
+    _refuse_if_hand_in_progress(table, "reconfigure")
+    before = snapshot(table)
+    new_game = table.game if game is _UNSET else game
+    new_stakes = table.stakes if stakes is _UNSET else stakes
+    new_schedule = table.collection_schedule if collection_schedule is _UNSET else collection_schedule
+    new_seats = table.seat_count if seat_count is _UNSET else seat_count
+    new_chip = table.chip_unit_cents if chip_unit_cents is _UNSET else chip_unit_cents
+    _check_table_config(
+        game=new_game,
+        stakes=new_stakes,
+        seat_count=new_seats,
+        chip_unit_cents=new_chip,
+        schedule=new_schedule,
+    )
+    if new_seats != table.seat_count:
+        _resize_seats(table, new_seats)
+    table.game, table.stakes, table.collection_schedule = new_game, new_stakes, new_schedule
+    table.seat_count, table.chip_unit_cents = new_seats, new_chip
+    if keep_fees_on_misdeal is not _UNSET:
+        table.keep_fees_on_misdeal = keep_fees_on_misdeal
+    table.save()
+    after = snapshot(table)
+    if after != before:
+        record_change(
+            instance=table, action=ConfigAction.UPDATE, by=by, reason=reason, before=before, after=after
+        )
+    return table
+
+
+def _resize_seats(table: Table, seat_count: int) -> None:
+    if seat_count > table.seat_count:
+        Seat.objects.bulk_create(
+            Seat(table=table, number=n) for n in range(table.seat_count + 1, seat_count + 1)
+        )
+        return
+    going = Seat.objects.filter(table=table, number__gt=seat_count)
+    if Seating.objects.active().filter(seat__in=going).exists():
+        raise FloorConflict(
+            f"Players sit in seats above {seat_count} at table {table.number}; move them first.",
+            code="seats_occupied",
+            field="seat_count",
+        )
+    if Seating.objects.filter(seat__in=going).exists() or HandPlayer.objects.filter(seat__in=going).exists():
+        raise InUse(
+            f"Seats above {seat_count} at table {table.number} have history and can't be removed.",
+            field="seat_count",
+        )
+    ButtonState.objects.filter(table=table).update(button_seat=None, sitting_out_seat=None)
+    going.delete()
+
+
+def change_stakes(*, table: Table, stakes: Stakes, by: User, reason: str) -> Table:
+    """Put ``table`` on other stakes (e.g. $4-$8 to $6-$12), with a reason for the history."""
+    return configure_table(table=table, stakes=stakes, by=by, reason=reason)
+
+
+def change_schedule(*, table: Table, schedule: CollectionSchedule, by: User, reason: str) -> Table:
+    """Put ``table`` on another collection schedule, with a reason for the history."""
+    return configure_table(table=table, collection_schedule=schedule, by=by, reason=reason)
+
+
+@transaction.atomic
+def open_table(*, table: Table, by: User, reason: str = "") -> Table:
+    """Open a closed table. Its configuration is checked again (schedules may have changed)."""
+    table = _lock_table(table)
+    if table.status == TableStatus.OPEN:
+        raise TableAlreadyInState(f"Table {table.number} is already open.")
+    _check_table_config(
+        game=table.game,
+        stakes=table.stakes,
+        seat_count=table.seat_count,
+        chip_unit_cents=table.chip_unit_cents,
+        schedule=table.collection_schedule,
+    )
+    before = snapshot(table)
+    table.status = TableStatus.OPEN
+    table.opened_at = timezone.now()
+    table.closed_at = None
+    table.save(update_fields=["status", "opened_at", "closed_at"])
+    record_change(
+        instance=table, action=ConfigAction.OPEN, by=by, reason=reason, before=before, after=snapshot(table)
+    )
+    return table
+
+
+@transaction.atomic
+def close_table(*, table: Table, by: User, reason: str = "") -> Table:
+    """Close an open table: refused while a hand is in progress.
+
+    Everyone still seated leaves (their seatings end now) and the buttons and kill reset: the
+    next opening starts a new game.
+    """
+    table = _lock_table(table)
+    if table.status == TableStatus.CLOSED:
+        raise TableAlreadyInState(f"Table {table.number} is already closed.")
+    _refuse_if_hand_in_progress(table, "close")
+    before = snapshot(table)
+    now = timezone.now()
+    Seating.objects.active().filter(table=table).update(left_at=now, left_by=_user(by))
+    ButtonState.objects.update_or_create(
+        table=table,
+        defaults={
+            "button_seat": None,
+            "sitting_out_seat": None,
+            "streak_seat": None,
+            "streak_wins": 0,
+            "kill_seat": None,
+            "kill_multiplier_pct": 100,
+        },
+    )
+    table.status = TableStatus.CLOSED
+    table.closed_at = now
+    table.save(update_fields=["status", "closed_at"])
+    record_change(
+        instance=table, action=ConfigAction.CLOSE, by=by, reason=reason, before=before, after=snapshot(table)
+    )
+    return table
+
+
+# --- Seating ------------------------------------------------------------------------------------------------
+
+
+def _seat(table: Table, seat_number: int) -> Seat:
+    try:
+        return Seat.objects.get(table=table, number=seat_number)
+    except Seat.DoesNotExist:
+        raise SeatNotFound(
+            f"Table {table.number} has seats 1 to {table.seat_count}; there is no seat {seat_number}.",
+            field="seat_number",
+        ) from None
+
+
+def _player_in_hand(table: Table, player: Player) -> bool:
+    return HandPlayer.objects.filter(
+        hand__table=table, hand__status__in=HandStatus.in_progress(), player=player
+    ).exists()
+
+
+def _occupy(
+    *, table: Table, seat: Seat, player: Player, by: User, at: datetime.datetime | None = None
+) -> Seating:
+    """Create the seating after the checks; the table row is locked by the caller."""
+    if not table.is_open:
+        raise TableClosed(f"Table {table.number} is closed; open it before seating players.")
+    current = Seating.objects.active().filter(seat=seat).select_related("player").first()
+    if current is not None:
+        raise SeatTaken(
+            f"Seat {seat.number} at table {table.number} is taken by {current.player}.", field="seat_number"
+        )
+    elsewhere = Seating.objects.active().filter(table=table, player=player).select_related("seat").first()
+    if elsewhere is not None:
+        raise PlayerAlreadySeated(
+            f"{player} already sits in seat {elsewhere.seat.number} at table {table.number}.", field="player"
+        )
+    try:
+        with transaction.atomic():
+            return Seating.objects.create(
+                table=table, seat=seat, player=player, seated_at=at or timezone.now(), seated_by=_user(by)
+            )
+    except IntegrityError:
+        # Only reachable if a writer got past the table lock (it shouldn't); report it the same way.
+        raise SeatTaken(
+            f"Seat {seat.number} at table {table.number} was just taken.", field="seat_number"
+        ) from None
+
+
+@transaction.atomic
+def seat_player(*, table: Table, seat_number: int, player: Player, by: User) -> Seating:
+    """Seat ``player`` in seat ``seat_number`` at an open table.
+
+    Raises SeatNotFound, TableClosed, SeatTaken or PlayerAlreadySeated. Seating while a hand
+    is in progress is fine: the player is dealt in from the next hand.
+    """
+    table = _lock_table(table)
+    seat = _seat(table, seat_number)
+    return _occupy(table=table, seat=seat, player=player, by=by)
+
+
+def _leave(seating: Seating, by: User, now: datetime.datetime) -> None:
+    seating.left_at = now
+    seating.left_by = _user(by)
+    seating.save(update_fields=["left_at", "left_by"])
+    # The player's winning streak and kill go with them (RULINGS §2: the same player).
+    buttons = _lock_buttons(seating.table)
+    state = rotation.clear_seat(_kill_state(buttons), seating.seat.number)
+    _store_kill_state(buttons, state, seating.table)
+
+
+@transaction.atomic
+def unseat_player(*, seating: Seating, by: User) -> Seating:
+    """End a seating now. Refused while the player is dealt into a hand in progress."""
+    table = _lock_table(seating.table_id)
+    seating = Seating.objects.select_for_update().select_related("seat", "player", "table").get(pk=seating.pk)
+    if not seating.is_active:
+        raise NotSeated(f"{seating.player} already left seat {seating.seat.number} at table {table.number}.")
+    if _player_in_hand(table, seating.player):
+        raise PlayerInHand(
+            f"{seating.player} is in the hand in progress at table {table.number}; wait for it to end."
+        )
+    _leave(seating, by, timezone.now())
+    return seating
+
+
+@transaction.atomic
+def move_player(*, seating: Seating, to_seat_number: int, by: User, to_table: Table | None = None) -> Seating:
+    """Move a seated player to another seat, at the same table or at ``to_table``.
+
+    The old seating ends and a new one starts at the same moment. Refused while the player is
+    dealt into a hand in progress, or when the new seat is taken or the new table closed.
+    """
+    from_table_id = seating.table_id
+    to_table_id = to_table.pk if to_table is not None else from_table_id
+    # Lock both tables in primary-key order so that two crossing moves can't deadlock.
+    locked = {t.pk: t for t in (_lock_table(pk) for pk in sorted({from_table_id, to_table_id}))}
+    from_table, target_table = locked[from_table_id], locked[to_table_id]
+    seating = Seating.objects.select_for_update().select_related("seat", "player", "table").get(pk=seating.pk)
+    if not seating.is_active:
+        raise NotSeated(f"{seating.player} is no longer seated at table {from_table.number}.")
+    target_seat = _seat(target_table, to_seat_number)
+    if target_seat.pk == seating.seat_id:
+        raise FloorValidationError(
+            f"{seating.player} already sits in seat {to_seat_number}.", field="to_seat_number"
+        )
+    if _player_in_hand(from_table, seating.player):
+        raise PlayerInHand(
+            f"{seating.player} is in the hand in progress at table {from_table.number}; move them after it."
+        )
+    if not target_table.is_open:
+        raise TableClosed(f"Table {target_table.number} is closed.")
+    taken = Seating.objects.active().filter(seat=target_seat).select_related("player").first()
+    if taken is not None:
+        raise SeatTaken(
+            f"Seat {to_seat_number} at table {target_table.number} is taken by {taken.player}.",
+            field="to_seat_number",
+        )
+    now = timezone.now()
+    _leave(seating, by, now)
+    return _occupy(table=target_table, seat=target_seat, player=seating.player, by=by, at=now)
+
+
+# --- Hands -------------------------------------------------------------------------------------------------
+
+
+def _kill_state(buttons: ButtonState) -> rotation.KillState:
+    return rotation.KillState(
+        streak_seat=buttons.streak_seat.number if buttons.streak_seat else None,
+        streak_wins=buttons.streak_wins,
+        kill_seat=buttons.kill_seat.number if buttons.kill_seat else None,
+    )
+
+
+def _store_kill_state(buttons: ButtonState, state: rotation.KillState, table: Table) -> None:
+    seats = {s.number: s for s in Seat.objects.filter(table=table)}
+    buttons.streak_seat = seats.get(state.streak_seat) if state.streak_seat else None
+    buttons.streak_wins = state.streak_wins
+    buttons.kill_seat = seats.get(state.kill_seat) if state.kill_seat else None
+    buttons.kill_multiplier_pct = (
+        KillType(table.stakes.kill).multiplier_pct if state.kill_seat is not None else 100
+    )
+    buttons.save()
+
+
+def _game_for_hand(table: Table, game: Game | None) -> Game:
+    if not table.game.is_dealers_choice:
+        if game is not None and game.pk != table.game_id:
+            raise ConfigMismatch(
+                f"Table {table.number} deals {table.game.name}, not {game.name}.", field="game"
+            )
+        return table.game
+    # Dealer's choice: the button picks any approved pot game for the hand (004 Dealer's Choice).
+    if game is None:
+        raise FloorValidationError(
+            f"Table {table.number} is dealer's choice: give the game the button picked.", field="game"
+        )
+    if game.kind != GameKind.POT or game.is_dealers_choice or not game.is_active:
+        raise ConfigMismatch(
+            f"{game.name} can't be picked at dealer's choice; pick an approved pot game.", field="game"
+        )
+    return game
+
+
+@transaction.atomic
+def start_hand(
+    *, table: Table, by: User, game: Game | None = None, sit_out_seat_numbers: Iterable[int] = ()
+) -> Hand:
+    """Start the next hand at an open table and rotate the buttons.
+
+    * ``game``: for a dealer's choice table, the game the button picks (required); otherwise
+      None or the table's game.
+    * ``sit_out_seat_numbers``: seated players who choose not to play this hand.
+
+    The button moves to the next eligible seat clockwise (:func:`tables.rotation.next_button`);
+    the players dealt in are the button and the next ones clockwise, up to the game's hands per
+    round (Chinese poker: 4, the fifth sits out). Creates the :class:`Hand` (status ``open``,
+    number = last + 1) and one :class:`HandPlayer` per player dealt in, position 1 = button.
+    Raises TableClosed, HandInProgress, NotEnoughPlayers, ConfigMismatch.
+    """
+    table = _lock_table(table)
+    if not table.is_open:
+        raise TableClosed(f"Table {table.number} is closed.")
+    _refuse_if_hand_in_progress(table, "start a hand at")
+    played = _game_for_hand(table, game)
+    seatings = {
+        s.seat.number: s
+        for s in Seating.objects.active().filter(table=table).select_related("seat", "player")
+    }
+    sit_out = set(sit_out_seat_numbers)
+    unknown = sorted(sit_out - set(seatings))
+    if unknown:
+        raise FloorValidationError(
+            f"Nobody sits in seat(s) {', '.join(map(str, unknown))} at table {table.number}.",
+            field="sit_out_seat_numbers",
+        )
+    eligible = sorted(set(seatings) - sit_out)
+    if len(eligible) < MIN_PLAYERS:
+        raise NotEnoughPlayers(
+            f"Table {table.number} has {len(eligible)} player(s) ready; a hand needs at least {MIN_PLAYERS}."
+        )
+    buttons = _lock_buttons(table)
+    previous = buttons.button_seat
+    button = rotation.next_button(previous.number if previous else None, eligible)
+    dealt = rotation.deal_order(button, eligible, max_hands=played.max_hands)
+    if len(dealt) > played.seat_count:
+        raise FloorConflict(
+            f"{played.name} is dealt to at most {played.seat_count} players; {len(dealt)} are ready. "
+            "Sit players out or pick another game.",
+            code="too_many_players",
+        )
+    out = rotation.sitting_out(dealt, eligible)
+    kill = _kill_state(buttons)
+    kill_on = kill.kill_seat is not None and kill.kill_seat in dealt and table.stakes.kill != KillType.NONE
+    number = (Hand.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
+    hand = Hand.objects.create(
+        table=table,
+        number=number,
+        game=played,
+        stakes=table.stakes,
+        collection_schedule=table.collection_schedule,
+        button_seat=seatings[button].seat,
+        previous_button_seat=previous,
+        kill_seat=seatings[kill.kill_seat].seat if kill_on and kill.kill_seat else None,
+        kill_multiplier_pct=table.stakes.kill_multiplier_pct if kill_on else 100,
+        created_by=_user(by),
+    )
+    HandPlayer.objects.bulk_create(
+        HandPlayer(hand=hand, seat=seatings[n].seat, player=seatings[n].player, position=i)
+        for i, n in enumerate(dealt, start=1)
+    )
+    buttons.button_seat = seatings[button].seat
+    buttons.sitting_out_seat = seatings[out[0]].seat if out else None
+    buttons.save(update_fields=["button_seat", "sitting_out_seat", "updated_at"])
+    return hand
+
+
+@transaction.atomic
+def set_hand_status(*, hand: Hand, status: str, by: User, reason: str = "") -> Hand:
+    """Move ``hand`` to ``status`` if :data:`tables.models.HAND_TRANSITIONS` allows it.
+
+    Records when and by whom. ``void`` needs a ``reason`` (see :func:`void_hand`). Raises
+    IllegalTransition for any other move.
+    """
+    hand = Hand.objects.select_for_update().select_related("table").get(pk=hand.pk)
+    hand.check_transition(status)
+    now, user = timezone.now(), _user(by)
+    if status == HandStatus.VOID:
+        reason = (reason or "").strip()
+        if not reason:
+            raise FloorValidationError("Say why the hand is void (e.g. the misdeal rule).", field="reason")
+        hand.voided_at, hand.voided_by, hand.void_reason = now, user, reason
+        # A misdeal is redealt with the same button (Robert's Rules): put the button back.
+        buttons = _lock_buttons(hand.table)
+        buttons.button_seat = hand.previous_button_seat
+        buttons.sitting_out_seat = None
+        buttons.save(update_fields=["button_seat", "sitting_out_seat", "updated_at"])
+    elif status == HandStatus.DEALT:
+        hand.dealt_at, hand.dealt_by = now, user
+    elif status == HandStatus.SHOWDOWN:
+        hand.showdown_at = now
+    elif status == HandStatus.SETTLED:
+        hand.settled_at, hand.settled_by = now, user
+    hand.status = status
+    hand.save()
+    return hand
+
+
+def void_hand(*, hand: Hand, reason: str, by: User) -> Hand:
+    """Declare a misdeal: the hand is void, nothing is settled (RULINGS §6).
+
+    The ledger returns its collection fees unless the table keeps them on a misdeal.
+    """
+    return set_hand_status(hand=hand, status=HandStatus.VOID, by=by, reason=reason)
+
+
+@transaction.atomic
+def record_pot_result(*, hand: Hand, outright_winner_seat_number: int | None, by: User) -> ButtonState:
+    """Record who won a settled hand's pot outright (None: split) and update the kill state.
+
+    Only for the latest hand at the table, once. At a half- or full-kill table the kill is on
+    for the next hand once a player has won two pots in a row outright (RULINGS §2).
+    """
+    table = _lock_table(hand.table_id)
+    hand = Hand.objects.select_for_update().get(pk=hand.pk)
+    if hand.status != HandStatus.SETTLED:
+        raise IllegalTransition(f"Hand {hand.number} is {hand.status}; record the pot once it is settled.")
+    if hand.result_recorded_at is not None:
+        raise FloorConflict(f"The result of hand {hand.number} is already recorded.", code="result_recorded")
+    if Hand.objects.filter(table=table, number__gt=hand.number).exists():
+        raise FloorConflict(
+            f"Hand {hand.number} is not the latest hand at table {table.number}.", code="not_latest_hand"
+        )
+    winner = None
+    if outright_winner_seat_number is not None:
+        winner = next(
+            (
+                hp.seat
+                for hp in hand.players.select_related("seat")
+                if hp.seat.number == outright_winner_seat_number
+            ),
+            None,
+        )
+        if winner is None:
+            raise FloorValidationError(
+                f"Seat {outright_winner_seat_number} was not dealt into hand {hand.number}.",
+                field="outright_winner_seat_number",
+            )
+    buttons = _lock_buttons(table)
+    state = rotation.after_pot(
+        _kill_state(buttons), outright_winner_seat_number, kill_enabled=hand.stakes.kill != KillType.NONE
+    )
+    _store_kill_state(buttons, state, table)
+    hand.outright_winner_seat = winner
+    hand.result_recorded_at = timezone.now()
+    hand.save(update_fields=["outright_winner_seat", "result_recorded_at"])
+    return buttons
+
+
+# --- Collection schedules ----------------------------------------------------------------------------------
+
+
+RATE_FIELDS = (
+    "structure",
+    "small_bet_cents",
+    "big_bet_cents",
+    "alt_small_bet_cents",
+    "alt_big_bet_cents",
+    "buy_in_min_cents",
+    "buy_in_max_cents",
+    "point_min_cents",
+    "point_max_cents",
+    "players_min",
+    "players_max",
+    "payer",
+    "fee_cents",
+    "others_fee_cents",
+)
+
+
+def build_rates(rates: Sequence[Mapping[str, Any]]) -> list[CollectionRate]:
+    """Unsaved :class:`CollectionRate` rows from dicts, each checked; raises InvalidSchedule."""
+    built: list[CollectionRate] = []
+    errors: dict[str, str] = {}
+    if not rates:
+        raise InvalidSchedule("A schedule version needs at least one rate.", field="rates")
+    for i, data in enumerate(rates):
+        unknown = set(data) - set(RATE_FIELDS)
+        if unknown:
+            errors[f"rates[{i}]"] = f"Unknown fields: {', '.join(sorted(unknown))}."
+            continue
+        rate = CollectionRate(**{"payer": "button", **data})
+        for field, message in rate_problems(rate).items():
+            errors[f"rates[{i}].{field}"] = message
+        built.append(rate)
+    if not errors:
+        for i, message in enumerate(rates_overlap_problems(built)):
+            errors[f"rates.overlap[{i}]"] = message
+    if errors:
+        field, message = next(iter(errors.items()))
+        raise InvalidSchedule(f"{field}: {message}", field=field, errors=errors)
+    return built
+
+
+def check_rates_against_tables(schedule: CollectionSchedule, rates: Sequence[CollectionRate]) -> None:
+    """Every table on ``schedule`` must have 1 to 5 applicable rates under ``rates``."""
+    for table in Table.objects.filter(collection_schedule=schedule).select_related("stakes"):
+        problem = rate_count_problem(
+            len(applicable_rates(rates, table.stakes)),
+            where=f"at table {table.number} ({table.stakes.label})",
+        )
+        if problem:
+            error_class = TooManyRates if "at most" in problem else InvalidSchedule
+            raise error_class(problem, field="rates")
+
+
+def _effective_from(
+    effective_from: datetime.datetime | None, schedule: CollectionSchedule | None
+) -> datetime.datetime:
+    now = timezone.now()
+    when = effective_from or now
+    if timezone.is_naive(when):
+        raise InvalidSchedule("Give effective_from with a time zone.", field="effective_from")
+    if when < now:
+        raise InvalidSchedule(
+            "A schedule change takes effect now or later; it never rewrites the past (RULINGS §6).",
+            field="effective_from",
+        )
+    if schedule is not None:
+        last = schedule.versions.order_by("-effective_from").first()
+        if last is not None and when <= last.effective_from:
+            raise InvalidSchedule(
+                f"Version {last.number} of schedule {schedule.code} takes effect "
+                f"{last.effective_from:%Y-%m-%d %H:%M}; "
+                "a new version must take effect after it.",
+                field="effective_from",
+            )
+    return when
+
+
+def _add_version(
+    *,
+    schedule: CollectionSchedule,
+    rates: list[CollectionRate],
+    effective_from: datetime.datetime,
+    by: User,
+    reason: str,
+) -> CollectionScheduleVersion:
+    number = (schedule.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+    version = CollectionScheduleVersion.objects.create(
+        schedule=schedule, number=number, effective_from=effective_from, created_by=_user(by), reason=reason
+    )
+    for rate in rates:
+        rate.version = version
+    CollectionRate.objects.bulk_create(rates)
+    return version
+
+
+@transaction.atomic
+def create_schedule(
+    *,
+    code: str,
+    name: str,
+    rates: Sequence[Mapping[str, Any]],
+    by: User,
+    reason: str = "",
+    description: str = "",
+    effective_from: datetime.datetime | None = None,
+    allow_past: bool = False,
+) -> CollectionSchedule:
+    """A new schedule with its first version. ``allow_past`` is for loading house data only."""
+    code = (code or "").strip()
+    if not code or not (name or "").strip():
+        raise InvalidSchedule("A schedule needs a code and a name.", field="code")
+    if CollectionSchedule.objects.filter(code=code).exists():
+        raise FloorConflict(f"Schedule {code} already exists.", code="duplicate_code", field="code")
+    built = build_rates(rates)
+    when = effective_from if (allow_past and effective_from) else _effective_from(effective_from, None)
+    schedule = CollectionSchedule.objects.create(code=code, name=name.strip(), description=description)
+    _add_version(schedule=schedule, rates=built, effective_from=when, by=by, reason=reason or "created")
+    record_change(
+        instance=schedule,
+        action=ConfigAction.CREATE,
+        by=by,
+        reason=reason,
+        after=schedule_snapshot_at(schedule, when),
+    )
+    return schedule
+
+
+def schedule_snapshot_at(schedule: CollectionSchedule, when: datetime.datetime) -> dict[str, Any]:
+    data = snapshot(schedule)
+    data["version"] = version_snapshot(schedule.version_at(when))
+    return data
+
+
+@transaction.atomic
+def revise_schedule(
+    *,
+    schedule: CollectionSchedule,
+    rates: Sequence[Mapping[str, Any]],
+    by: User,
+    reason: str,
+    effective_from: datetime.datetime | None = None,
+) -> CollectionScheduleVersion:
+    """A new version of ``schedule`` with ``rates`` (the complete set), from ``effective_from``.
+
+    ``effective_from`` defaults to now, can't be in the past, and must follow the latest version;
+    earlier versions stay as they were, so fees already collected keep their rates. Every table
+    on the schedule must keep 1 to 5 applicable rates (TooManyRates otherwise).
+    """
+    reason = _require_reason(reason)
+    schedule = CollectionSchedule.objects.select_for_update().get(pk=schedule.pk)
+    built = build_rates(rates)
+    when = _effective_from(effective_from, schedule)
+    check_rates_against_tables(schedule, built)
+    before = version_snapshot(schedule.versions.order_by("-effective_from").first())
+    version = _add_version(schedule=schedule, rates=built, effective_from=when, by=by, reason=reason)
+    record_change(
+        instance=schedule,
+        action=ConfigAction.NEW_VERSION,
+        by=by,
+        reason=reason,
+        before=before,
+        after=version_snapshot(version),
+    )
+    return version
+
+
+@transaction.atomic
+def rename_schedule(
+    *, schedule: CollectionSchedule, by: User, reason: str, name: str, description: str
+) -> None:
+    """Change a schedule's name and description (its rates change only by new versions)."""
+    reason = _require_reason(reason)
+    schedule = CollectionSchedule.objects.select_for_update().get(pk=schedule.pk)
+    before = schedule_snapshot(schedule)
+    schedule.name, schedule.description = name, description
+    schedule.save(update_fields=["name", "description"])
+    record_change(
+        instance=schedule,
+        action=ConfigAction.UPDATE,
+        by=by,
+        reason=reason,
+        before=before,
+        after=schedule_snapshot(schedule),
+    )

@@ -1,0 +1,79 @@
+"""Settings come from the environment, have safe defaults, and fail loudly on bad values."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PRODUCTION_ENV = {
+    "DEBUG": "0",
+    "SECRET_KEY": "k" * 20 + "production-like-secret-for-the-deploy-check-0123456789",
+    "ALLOWED_HOSTS": "cardroom.example.com",
+    "CSRF_TRUSTED_ORIGINS": "https://cardroom.example.com",
+}
+
+
+def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY", "TIME_ZONE"}}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_passes_with_production_environment() -> None:
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION_ENV)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DEBUG": "0", "SECRET_KEY": ""}, "SECRET_KEY must be set"),
+        ({"DEBUG": "perhaps"}, "DEBUG='perhaps' is not a boolean"),
+        ({"TIME_ZONE": "Mars/Olympus_Mons"}, "not a known IANA time zone"),
+        ({"DATABASE_URL": "mysql://root@127.0.0.1/casino"}, "DATABASE_URL must be sqlite:// or postgres://"),
+        ({"DATABASE_URL": "nonsense"}, "DATABASE_URL"),
+        ({"CONN_MAX_AGE": "ten"}, "CONN_MAX_AGE='ten' is not an integer"),
+    ],
+)
+def test_bad_environment_value_fails_loudly_at_start(env: dict[str, str], message: str) -> None:
+    result = run_manage("check", env=env)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert message in result.stderr
+
+
+def test_defaults_are_local_demo_values() -> None:
+    from django.conf import settings
+
+    assert os.environ.get("TIME_ZONE", "America/Los_Angeles") == settings.TIME_ZONE
+    assert settings.USE_TZ is True
+    assert "django.contrib.auth.middleware.LoginRequiredMiddleware" in settings.MIDDLEWARE
+
+
+def test_without_a_broker_tasks_run_in_process() -> None:
+    result = run_manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.CELERY_TASK_ALWAYS_EAGER)",
+        env={"CELERY_BROKER_URL": ""},
+    )
+    assert result.stdout.strip().splitlines()[-1] == "True", result.stderr
+    result = run_manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.CELERY_TASK_ALWAYS_EAGER)",
+        env={"CELERY_BROKER_URL": "redis://127.0.0.1:6379/0"},
+    )
+    assert result.stdout.strip().splitlines()[-1] == "False", result.stderr

@@ -1,0 +1,1 @@
+"""Shared fixtures. Engine tests (tests/tables/poker/) need no database."""

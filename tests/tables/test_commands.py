@@ -1,0 +1,88 @@
+"""Management commands: load_house_data, load_demo_floor (both idempotent), and the API schema."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from tables.models import ConfigChange, Game, Player, Seating, Stakes, Table, TableStatus
+
+
+def run(*args: str) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out)
+    return out.getvalue()
+
+
+def test_load_house_data_twice(house: None) -> None:
+    counts = (Game.objects.count(), Stakes.objects.count(), ConfigChange.objects.count())
+    assert "nothing loaded" in run("load_house_data")
+    assert counts == (Game.objects.count(), Stakes.objects.count(), ConfigChange.objects.count())
+
+
+def test_load_house_data_bad_file(db: None, tmp_path: object) -> None:
+    with pytest.raises(CommandError, match="can't read"):
+        call_command("load_house_data", "--file", "/nonexistent/house.json")
+
+
+def test_load_demo_floor_is_idempotent(house: None) -> None:
+    first = run("load_demo_floor")
+    passwords = re.findall(r"Created user (\w+) \([^)]*\) with password: (\S+)", first)
+    assert [name for name, _ in passwords] == ["dealer", "floor", "auditor"]
+    user_model = get_user_model()
+    for name, password in passwords:
+        assert user_model.objects.get(username=name).check_password(password)
+    assert {u.username: [g.name for g in u.groups.all()] for u in user_model.objects.all()} == {
+        "dealer": ["Dealer"],
+        "floor": ["Floor manager"],
+        "auditor": ["Auditor"],
+    }
+    tables = {t.number: t for t in Table.objects.select_related("game", "stakes", "collection_schedule")}
+    assert {n: (t.game.slug, t.stakes.code, t.collection_schedule.code) for n, t in tables.items()} == {
+        1: ("holdem", "limit-4-8-half", "A"),
+        2: ("holdem", "nl-100-500", "B"),
+        3: ("omaha-hi-lo", "limit-6-12", "C"),
+        4: ("chinese-poker", "points-5", "CP2"),
+        5: ("taiwanese-poker", "points-2", "CP1"),
+    }
+    assert all(t.status == TableStatus.OPEN for t in tables.values())
+    state = (
+        Player.objects.count(),
+        Seating.objects.count(),
+        Table.objects.count(),
+        ConfigChange.objects.count(),
+    )
+    assert Seating.objects.active().filter(table__number=4).count() == 5
+
+    second = run("load_demo_floor")
+    assert "password:" not in second
+    assert second.count("already exists") == 3 + 5
+    assert state == (
+        Player.objects.count(),
+        Seating.objects.count(),
+        Table.objects.count(),
+        ConfigChange.objects.count(),
+    )
+
+
+def test_load_demo_floor_needs_house_data(db: None) -> None:
+    Stakes.objects.all().delete()
+    Game.objects.all().delete()
+    with pytest.raises(CommandError, match="load_house_data"):
+        call_command("load_demo_floor", stdout=io.StringIO())
+
+
+def test_openapi_schema_validates_without_warnings(db: None) -> None:
+    # spectacular exits non-zero (SystemExit/CommandError) on any warning with --fail-on-warn.
+    out = run("spectacular", "--validate", "--fail-on-warn", "--format", "openapi-json")
+    assert '"/api/hands/start/"' in out
+    assert '"/api/seatings/{id}/move/"' in out
+
+
+def test_migrations_are_in_sync(db: None) -> None:
+    call_command("makemigrations", "tables", "--check", "--dry-run", stdout=io.StringIO())
