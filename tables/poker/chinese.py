@@ -51,7 +51,7 @@ from .chinese_rules import (
     resolve_rules,
 )
 from .errors import ShowdownError
-from .hands import Category, best_high, three_card_high
+from .hands import Category, best_high, best_low_a5, three_card_high
 from .settlement import CapLedger, Payment
 from .sweeps import HandSummary, SweepKind, find_sweeps, parse_sweep_kind, summarise, sweep_tiebreak
 
@@ -136,7 +136,7 @@ class SegmentHand:
 
     Attributes:
         value: comparison value, bigger wins (a lowball middle: the lower hand is bigger).
-        name: what the dealer reads (``"Three of a kind, jacks"``, ``"7-5-4-3-2"``).
+        name: what the dealer reads (``"Three of a kind, jacks"``, ``"5-4-3-2-A"``).
         category, ranks: the hand's category and significance-ordered ranks (for a lowball
             middle, A-2-3-4-5 reads as ace high, not a straight).
     """
@@ -433,16 +433,7 @@ def parse_chinese(hand: Mapping[str, Any]) -> ChineseRequest:
 # Reading a setting
 # --------------------------------------------------------------------------------------
 
-_HIGH_CHARS: Final = {r: "23456789TJQKA"[r - 2] for r in range(2, 15)}
-_LOW_CHARS: Final = {**{r: str(r) for r in range(2, 11)}, 11: "J", 12: "Q", 13: "K", 14: "A"}
-_WHEEL: Final = (14, 5, 4, 3, 2)
-
-
-def _pack(category: int, ranks: Sequence[int]) -> int:
-    value = category
-    for i in range(5):
-        value = (value << 4) | (ranks[i] if i < len(ranks) else 0)
-    return value
+_WHEEL_LOW: Final = (5, 4, 3, 2, 1)  # ace-to-five ranks of the best low (ace = 1)
 
 
 # How a segment reads depends only on its ranks (and, for five cards, on whether they share a
@@ -486,22 +477,14 @@ def _read_five(cards: tuple[Card, ...], key: int) -> SegmentHand:
 
 
 def _read_low(cards: tuple[Card, ...], key: int) -> SegmentHand:
-    """A lowball middle (001): the lower high hand wins; A-2-3-4-5 is not a straight but the
-    lowest ace-high hand (a flush when suited), so 7-5-4-3-2 unsuited is the best.  The value
-    is the negated high-hand strength (bigger wins)."""
+    """A lowball middle (001 option as RULINGS 4 rules it): ace-to-five low. Aces are low,
+    straights and flushes don't count (so A-2-3-4-5 is no straight: it is the best hand, the
+    wheel), pairs count against the hand. The value is the low's strength (bigger wins)."""
+    key >>= 1  # suits don't matter to an ace-to-five low: drop the one-suit flag
     got = _LOW_READS.get(key)
     if got is None:
-        high = _read_five(cards, key)
-        name, category, ranks = high.name, high.category, high.ranks
-        if ranks == (5,) and category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
-            if category is Category.STRAIGHT:
-                category, name = Category.HIGH_CARD, "A-5-4-3-2"
-            else:
-                category, name = Category.FLUSH, "Flush, A-5-4-3-2"
-            ranks = _WHEEL
-        elif category is Category.HIGH_CARD:
-            name = "-".join(_LOW_CHARS[r] for r in ranks)
-        got = _LOW_READS[key] = SegmentHand(-_pack(category, ranks), name, category, ranks)
+        low = best_low_a5(cards)
+        got = _LOW_READS[key] = SegmentHand(low.strength, low.name, low.category, low.ranks)
     return got
 
 
@@ -564,8 +547,8 @@ def _matches(hand: BonusHand, seg: SegmentHand) -> bool:
         return c is Category.STRAIGHT_FLUSH
     if hand is BonusHand.ROYAL_FLUSH:
         return c is Category.STRAIGHT_FLUSH and seg.ranks[0] == 14
-    if hand is BonusHand.SEVEN_FIVE_LOW:
-        return c is Category.HIGH_CARD and seg.ranks == (7, 5, 4, 3, 2)
+    if hand is BonusHand.WHEEL_LOW:
+        return c is Category.HIGH_CARD and seg.ranks == _WHEEL_LOW
     raise AssertionError(hand)  # pragma: no cover
 
 
@@ -577,7 +560,7 @@ _BONUS_CATEGORY: Final = {
     BonusHand.FOUR_OF_A_KIND: Category.FOUR_OF_A_KIND,
     BonusHand.STRAIGHT_FLUSH: Category.STRAIGHT_FLUSH,
     BonusHand.ROYAL_FLUSH: Category.STRAIGHT_FLUSH,
-    BonusHand.SEVEN_FIVE_LOW: Category.HIGH_CARD,
+    BonusHand.WHEEL_LOW: Category.HIGH_CARD,
 }
 _Candidates = tuple[tuple[BonusHand, int], ...]
 # Per segment (front, middle, back): category -> the rows that may match it, most points first.

@@ -85,7 +85,9 @@ class BonusHand(StrEnum):
     FOUR_OF_A_KIND = "four-of-a-kind"
     STRAIGHT_FLUSH = "straight-flush"
     ROYAL_FLUSH = "royal-flush"
-    SEVEN_FIVE_LOW = "7-5-4-3-2"  # the best lowball middle (001 lowball "23457")
+    # The best lowball middle. 001 names "23457" (its deuce-to-seven reading); RULINGS 4 reads
+    # the middle ace-to-five, where the best hand is the wheel (docs/chinese-taiwanese.md).
+    WHEEL_LOW = "5-4-3-2-A"
 
 
 class Overall(StrEnum):
@@ -195,7 +197,7 @@ BLUE_TIKI_ROYALTIES: Final = _table(
 BLUE_TIKI_LOWBALL_ROYALTIES: Final = _table(
     {
         F: {H.EIGHTS_OR_BETTER: 1},
-        M: {H.SEVEN_FIVE_LOW: 1},
+        M: {H.WHEEL_LOW: 1},
         B: {H.FOUR_OF_A_KIND: 1, H.STRAIGHT_FLUSH: 2, H.ROYAL_FLUSH: 3},
     }
 )

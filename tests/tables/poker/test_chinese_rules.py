@@ -70,7 +70,7 @@ def test_blue_tiki_tables_are_001s() -> None:
         (Segment.BACK, BonusHand.ROYAL_FLUSH): 3,
         (Segment.BACK, BonusHand.STRAIGHT_FLUSH): 2,
         (Segment.BACK, BonusHand.FOUR_OF_A_KIND): 1,
-        (Segment.MIDDLE, BonusHand.SEVEN_FIVE_LOW): 1,
+        (Segment.MIDDLE, BonusHand.WHEEL_LOW): 1,
         (Segment.FRONT, BonusHand.EIGHTS_OR_BETTER): 1,
     }
     assert four_two.overall is Overall.NET

@@ -174,9 +174,11 @@ class TestBlueTikiRoyaltyTable:
 
 
 class TestLowballMiddle:
+    """001's lowball middle, read ace-to-five as RULINGS 4 rules (the wheel is the best)."""
+
     RULES = {"base": "blue-tiki-4-2", "lowball-middle": True}
-    # front 999 (001 lowball: "888 or better" 1), middle 7-5-4-3-2 (1), back quads (1)
-    LOW = {"front": "9c 9d 9s", "middle": "7c 5d 4h 3c 2h", "back": "Tc Td Th Ts 3h"}
+    # front 999 (001 lowball: "888 or better" 1), middle the wheel 5-4-3-2-A (1), back quads (1)
+    LOW = {"front": "9c 9d 9s", "middle": "5c 4d 3s 2s Ah", "back": "Tc Td Th Ts 3h"}
     # a pair of kings in the middle is a poor low
     POOR = {"front": "2c 3d 5h", "middle": "Kd Ks 9h Jd Qd", "back": "2d 4c 6c 8h Qc"}
 
@@ -187,24 +189,39 @@ class TestLowballMiddle:
         assert (pts["front"], pts["middle"], pts["back"]) == (1, 1, 1)
         assert pts["bonus"] == 1 + 1 + 1
         assert pair_total(r, 1, 2) == 3 + 3 + 1
+        assert r["players"]["1"]["segments"]["middle"] == "5-4-3-2-A"
+
+    def test_a_suited_wheel_is_still_the_wheel(self) -> None:
+        suited = {**self.LOW, "middle": "5s 4s 3s 2s As", "back": "7c 7d 7h 7s 3h"}
+        r = decide_chinese(hand(self.RULES, p(1, suited), p(2, self.POOR)))
+        assert r["players"]["1"]["segments"]["middle"] == "5-4-3-2-A"
+        assert pair_points(r, 1, 2)["bonus"] == 3  # the wheel's royalty too
+
+    def test_seven_five_is_no_royalty_under_ace_to_five(self) -> None:
+        # 001's "23457" (a deuce-to-seven reading) is only a 7-low ace-to-five: no royalty
+        seven = {**self.LOW, "middle": "7c 5d 4h 3c 2h"}
+        r = decide_chinese(hand(self.RULES, p(1, seven), p(2, self.POOR)))
         assert r["players"]["1"]["segments"]["middle"] == "7-5-4-3-2"
+        assert pair_points(r, 1, 2)["bonus"] == 2  # front trips and back quads only
 
     def test_eights_or_better_in_front_only(self) -> None:
         low7 = {"front": "7d 7h 7s", "middle": "6s 5d 4h 3c 2h", "back": "Tc Td Th Ts 3h"}
         r = decide_chinese(hand(self.RULES, p(1, low7), p(2, self.POOR)))
-        # 777 is below 888: no front royalty; 6-5-4-3-2 is a straight, which loses the middle
-        # to a pair of kings and is not the 7-5-4-3-2 anyway
+        # 777 is below 888: no front royalty; 6-5-4-3-2 is a 6-low (straights don't count),
+        # which wins the middle from a pair of kings but is not the wheel
+        assert pair_points(r, 1, 2)["middle"] == 1
+        assert r["players"]["1"]["segments"]["middle"] == "6-5-4-3-2"
         assert pair_points(r, 1, 2)["bonus"] == 1  # the back quads only
 
     @pytest.mark.parametrize(
         ("lower", "higher"),
         [
-            ("7c 5d 4h 3c 2h", "8s 5c 4d 3h 2d"),  # 23457 is the best low
-            ("8c 6d 5h 4c 2h", "As 2d 3s 4h 5s"),  # A-2-3-4-5: aces are high, so ace high
-            ("Ac 2d 3h 4c 5s", "2c 3d 4h 5c 6s"),  # ... and not a straight: below a real straight
-            ("Ac 2d 3h 4c 5s", "2c 2h 4h 5c 6s"),  # ... below a pair
-            ("Kc Qd Jh 9c 8s", "Ac 2d 3h 4c 5s"),  # ... but above king high
-            ("9c Td Jh Qc Ks", "2c 4c 6c 8c Tc"),  # flushes count against the middle
+            ("Ac 2d 3h 4c 5s", "7c 5d 4h 3c 2h"),  # the wheel is the best low, above 7-5-4-3-2
+            ("Ac 2d 3h 4c 6s", "2c 3d 4h 5c 7s"),  # ace is low: 6-4-3-2-A beats 7-5-4-3-2
+            ("2c 3d 4h 5c 6s", "2h 3c 4d 5s 7h"),  # 2-3-4-5-6 is a 6-low, not a straight
+            ("2c 4c 6c 8c Tc", "2d 4d 6d 8d Jh"),  # a flush doesn't count: T-8-6-4-2
+            ("9c Td Jh Qc Ks", "2c 2h 4h 5c 6s"),  # any five unpaired ranks beat a pair
+            ("8c 6d 5h 4c 2h", "8s 6c 5d 4h 3d"),  # compared from the top down
         ],
     )
     def test_middle_plays_low(self, lower: str, higher: str) -> None:
