@@ -226,6 +226,12 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # The ledger's tasks retry database errors with exponential backoff (capped), at most this often.
 LEDGER_TASK_MAX_RETRIES = env_int("LEDGER_TASK_MAX_RETRIES", 8)
 LEDGER_TASK_RETRY_BACKOFF_MAX = env_int("LEDGER_TASK_RETRY_BACKOFF_MAX", 600)
+# Drop-count variance over this many basis points of the recorded fees is flagged (300 = 3%).
+LEDGER_DROP_VARIANCE_THRESHOLD_BP = env_int("LEDGER_DROP_VARIANCE_THRESHOLD_BP", 300)
+if not 0 <= LEDGER_DROP_VARIANCE_THRESHOLD_BP <= 10_000:
+    raise ImproperlyConfigured(
+        f"LEDGER_DROP_VARIANCE_THRESHOLD_BP={LEDGER_DROP_VARIANCE_THRESHOLD_BP} is not 0 to 10000 basis points"
+    )
 
 # --- Logging -------------------------------------------------------------------------------
 LOGGING = {

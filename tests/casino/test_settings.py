@@ -45,6 +45,7 @@ def test_check_deploy_passes_with_production_environment() -> None:
         ({"DATABASE_URL": "mysql://root@127.0.0.1/casino"}, "DATABASE_URL must be sqlite:// or postgres://"),
         ({"DATABASE_URL": "nonsense"}, "DATABASE_URL"),
         ({"CONN_MAX_AGE": "ten"}, "CONN_MAX_AGE='ten' is not an integer"),
+        ({"LEDGER_DROP_VARIANCE_THRESHOLD_BP": "12000"}, "is not 0 to 10000 basis points"),
     ],
 )
 def test_bad_environment_value_fails_loudly_at_start(env: dict[str, str], message: str) -> None:

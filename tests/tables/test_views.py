@@ -222,3 +222,50 @@ def test_admin_seating_at_a_closed_table_is_a_form_error(
     assert status == 200
     assert "is closed" in page
     assert not Seating.objects.exists()
+
+
+def test_floor_overview_counts_this_shifts_hands_and_fees_and_flags_a_failed_check(
+    users: dict[str, Any], make_table: Callable[..., Table], make_player: Callable[..., Player]
+) -> None:
+    from ledger.models import CheckSource, IntegrityCheck
+    from tables import hand_flow
+
+    # Chinese poker, option 3: the button $3, the others $2 each ($7 a hand).
+    table = make_table(number=7, game="chinese-poker", stakes="points-5", schedule="CP3")
+    for seat in (1, 2, 3):
+        hand_flow.buy_in(
+            table=table,
+            player=make_player(f"O{seat}"),
+            amount_cents=10_000,
+            seat_number=seat,
+            by=users["floor"],
+            idempotency_key=f"overview-{seat}",
+        )
+    first = hand_flow.start_hand(table=table, by=users["dealer"])
+    hand_flow.misdeal(hand=first, reason="exposed card", by=users["dealer"])  # fees returned
+    hand_flow.start_hand(table=table, by=users["dealer"])
+
+    page = logged_in(users["floor"]).get("/")
+    html = page.content.decode()
+    row = html[html.index("<td>7</td>") : html.index("</tr>", html.index("<td>7</td>"))]
+    assert "<td>3 / 5</td>" in row
+    assert "<td>1</td>" in row  # one hand dealt this shift: the void one is not counted
+    assert "<td>$7</td>" in row  # the misdealt hand's fees were returned
+    assert 'http-equiv="refresh"' in html
+    assert 'id="integrity-failure"' not in html
+
+    from django.utils import timezone
+
+    now = timezone.now()
+    IntegrityCheck.objects.create(
+        started_at=now,
+        finished_at=now,
+        source=CheckSource.NIGHTLY,
+        ok=False,
+        problems=[{"code": "balance_mismatch"}],
+        guards=[],
+        software_version="test",
+    )
+    html = logged_in(users["floor"]).get("/").content.decode()
+    assert 'id="integrity-failure"' in html
+    assert "balance_mismatch" in html
