@@ -230,7 +230,8 @@ LEDGER_TASK_RETRY_BACKOFF_MAX = env_int("LEDGER_TASK_RETRY_BACKOFF_MAX", 600)
 LEDGER_DROP_VARIANCE_THRESHOLD_BP = env_int("LEDGER_DROP_VARIANCE_THRESHOLD_BP", 300)
 if not 0 <= LEDGER_DROP_VARIANCE_THRESHOLD_BP <= 10_000:
     raise ImproperlyConfigured(
-        f"LEDGER_DROP_VARIANCE_THRESHOLD_BP={LEDGER_DROP_VARIANCE_THRESHOLD_BP} is not 0 to 10000 basis points"
+        f"LEDGER_DROP_VARIANCE_THRESHOLD_BP={LEDGER_DROP_VARIANCE_THRESHOLD_BP} is not 0 to 10000 basis "
+        "points"
     )
 
 # --- Logging -------------------------------------------------------------------------------

@@ -360,6 +360,32 @@ def _high_from_codes(codes: list[int]) -> HighHand:
     return _make_high(strength, category, name, cards, ranks)
 
 
+def _holdem_highs(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[HighHand]:
+    """:func:`_high_from_codes` for hold'em's live hands, all two hole cards on one five-card
+    board: the board's codes and bits are taken once, and the loop runs on local names (the
+    hottest loop of a hold'em showdown)."""
+    b0, b1, b2, b3, b4 = [c.code for c in board]
+    board_bits = 1 << b0 | 1 << b1 | 1 << b2 | 1 << b3 | 1 << b4
+    ev, hot, masks, make = _EVAL7, _HOT, _SUIT_MASKS, _make_high
+    out: list[HighHand] = []
+    add = out.append
+    for first, second in holes:
+        x, y = first.code, second.code
+        cls = ev(x, y, b0, b1, b2, b3, b4)
+        bits = board_bits | 1 << x | 1 << y
+        strength, category, ranks, plan, suited, name = hot[cls] or _hot(cls)
+        if suited:
+            for mask in masks:
+                if (bits & mask).bit_count() >= 5:
+                    bits &= mask
+                    break
+        cards: tuple[Card, ...] = ()
+        for shift, picks in plan:
+            cards += picks[(bits >> shift) & 15]
+        add(make(strength, category, name, cards, ranks))
+    return out
+
+
 def _check_standard(cards: Sequence[Card]) -> None:
     for c in cards:
         if c.code == JOKER_CODE:

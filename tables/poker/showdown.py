@@ -30,6 +30,7 @@ from .hands import (
     HighHand,
     LowHand,
     _high_from_codes,
+    _holdem_highs,
     _low8_from_codes,
     _low_from_codes,
     _omaha_high_codes,
@@ -469,8 +470,14 @@ def decide_pot_game(request: PotGameRequest) -> PotGameResult:
                     if lo is not None:
                         low[seat] = lo.strength
                 lows[seat] = lo
+    elif low is None and spec.hole == 2 and spec.board == 5:
+        # hold'em: the hottest path (one board for every hand)
+        assert high is not None
+        for p, h in zip(live, _holdem_highs([p.cards for p in live], board), strict=True):
+            highs[p.seat] = h
+            high[p.seat] = h.strength
     elif low is None:
-        # high only (holdem, stud, five-card stud and draw): the hot path
+        # high only (stud, five-card stud and draw)
         assert high is not None
         board_codes = [c.code for c in board]
         for p in live:

@@ -277,3 +277,16 @@ def test_eight_or_better_fast_paths_agree_with_the_full_readers() -> None:
         hc = sorted((c.code for c in hole), key=LOW_CARD_ORDER.__getitem__)
         fast = _omaha_low8(hc, *omaha_board_low8([c.code for c in board]))
         assert fast == (full if full.qualifies_8 else None)
+
+
+def test_holdem_fast_path_reads_every_hand_as_best_high() -> None:
+    """The hold'em loop (one board for every hand) gives the same hand, name and five cards as
+    the general reading of each player's seven cards."""
+    from tables.poker.hands import _holdem_highs
+
+    rng = random.Random(7)
+    for _ in range(3_000):
+        deck = rng.sample(FULL_DECK, 5 + 2 * 9)
+        board, holes = deck[:5], [deck[5 + 2 * i : 7 + 2 * i] for i in range(9)]
+        fast = _holdem_highs(holes, board)
+        assert fast == [best_high([*hole, *board]) for hole in holes]
