@@ -62,6 +62,9 @@ class HomeView(PermissionRequiredMixin, TemplateView):
             tables=tables,
             shift=shift,
             integrity_failure=latest_integrity_failure(),
+            closed_tables=Table.objects.exclude(status=TableStatus.OPEN)
+            .select_related("game", "stakes")
+            .order_by("number"),
             refresh_seconds=self.refresh_seconds,
         )
         return context

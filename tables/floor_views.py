@@ -1,0 +1,204 @@
+"""Floor manager pages: a table's seats and chips (open/close, seat, move, unseat, buy-in, rebuy,
+cash-out) and the collection schedules (list, history, a new version, the posted table notice).
+
+Input and output only: each POST calls one service (``tables.services``, ``tables.hand_flow``)
+and shows its refusal as a message; nothing is written when a service refuses. A chip movement
+carries a token made when its form was drawn, so a double submit is one movement (the services'
+idempotency key ``page:<token>``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.mixins import PermissionRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views import View
+
+from ledger.errors import LedgerError
+from tables import hand_flow, services
+from tables.errors import FloorError
+from tables.forms import PageInputError, ScheduleRevisionForm, dollars_to_cents
+from tables.models import CollectionSchedule, Player, Seating, Table
+from tables.services import RATE_FIELDS
+
+
+def _table(number: int) -> Table:
+    table = (
+        Table.objects.select_related("game", "stakes", "collection_schedule").filter(number=number).first()
+    )
+    if table is None:
+        raise Http404(f"There is no table {number}.")
+    return table
+
+
+def _manage_url(number: int) -> str:
+    return reverse("tables:manage", args=[number])
+
+
+def _refusal(request: HttpRequest, exc: Exception) -> None:
+    messages.error(request, exc.message if isinstance(exc, FloorError) else str(exc))
+
+
+def _int(value: str | None) -> int | None:
+    return int(value) if value and value.strip().isdigit() else None
+
+
+class ManageTableView(PermissionRequiredMixin, View):
+    """``/floor/tables/<number>/``: the floor manager's view of a table, and its actions."""
+
+    permission_required = "tables.manage_floor"
+
+    def get(self, request: HttpRequest, number: int) -> HttpResponse:
+        table = _table(number)
+        seated = Seating.objects.filter(table=table, left_at__isnull=True).select_related("seat", "player")
+        context = {
+            "table": table,
+            "chips": hand_flow.table_chips(table=table),
+            "seatings": sorted(seated, key=lambda s: s.seat.number),
+            "free_seats": sorted(set(range(1, table.seat_count + 1)) - {s.seat.number for s in seated}),
+            "players": Player.objects.order_by("name")[:500],
+            "token": uuid.uuid4().hex,
+        }
+        return render(request, "tables/manage.html", context)
+
+    def post(self, request: HttpRequest, number: int) -> HttpResponse:
+        table = _table(number)
+        action = request.POST.get("action", "")
+        data = request.POST
+        by = request.user
+        key = f"page:{data.get('token', '')}:{action}"
+        try:
+            if action == "open":
+                services.open_table(table=table, by=by, reason=data.get("reason", ""))
+                messages.success(request, f"Table {number} is open.")
+            elif action == "close":
+                services.close_table(table=table, by=by, reason=data.get("reason", ""))
+                messages.success(request, f"Table {number} is closed.")
+            elif action == "buy_in":
+                player = self._player(data)
+                amount = dollars_to_cents(data.get("amount", ""), "amount")
+                hand_flow.buy_in(
+                    table=table,
+                    player=player,
+                    amount_cents=amount,
+                    seat_number=_int(data.get("seat_number")),
+                    by=by,
+                    idempotency_key=key,
+                )
+                messages.success(request, f"{player.name} bought in for ${amount / 100:,.2f}.")
+            elif action == "rebuy":
+                player = self._player(data)
+                amount = dollars_to_cents(data.get("amount", ""), "amount")
+                hand_flow.rebuy(table=table, player=player, amount_cents=amount, by=by, idempotency_key=key)
+                messages.success(request, f"{player.name} rebought for ${amount / 100:,.2f}.")
+            elif action == "cash_out":
+                player = self._player(data)
+                movement = hand_flow.cash_out(table=table, player=player, by=by, idempotency_key=key)
+                messages.success(request, f"{player.name} cashed out ${movement.amount_cents / 100:,.2f}.")
+            elif action in ("move", "unseat"):
+                seating = get_object_or_404(Seating, pk=_int(data.get("seating")), table=table, left_at=None)
+                if action == "move":
+                    to_seat = _int(data.get("to_seat"))
+                    if to_seat is None:
+                        raise PageInputError("Choose the seat to move to.")
+                    services.move_player(seating=seating, to_seat_number=to_seat, by=by)
+                    messages.success(request, f"{seating.player.name} moved to seat {to_seat}.")
+                else:
+                    services.unseat_player(seating=seating, by=by)
+                    messages.success(request, f"{seating.player.name} left seat {seating.seat.number}.")
+            else:
+                messages.error(request, "Unknown action.")
+        except (FloorError, LedgerError, PageInputError) as exc:
+            _refusal(request, exc)
+        return HttpResponseRedirect(_manage_url(number))
+
+    @staticmethod
+    def _player(data: Any) -> Player:
+        """The chosen player, or a new one for a walk-in's name."""
+        pk = _int(data.get("player"))
+        if pk is not None:
+            player = Player.objects.filter(pk=pk).first()
+            if player is None:
+                raise PageInputError(f"There is no player {pk}.")
+            return player
+        name = (data.get("player_name") or "").strip()
+        if not name:
+            raise PageInputError("Choose a player or type a new player's name.")
+        return services.create_player(name=name)
+
+
+class ScheduleListView(PermissionRequiredMixin, View):
+    permission_required = "tables.view_collectionschedule"
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        schedules = CollectionSchedule.objects.order_by("code").prefetch_related("versions")
+        return render(request, "tables/schedules.html", {"schedules": schedules})
+
+
+def _current_version(schedule: CollectionSchedule) -> Any:
+    now = timezone.now()
+    return schedule.versions.filter(effective_from__lte=now).order_by("-effective_from", "-number").first()
+
+
+def table_notice(schedule: CollectionSchedule, version: Any) -> list[str]:
+    """The notice the room posts at each table on ``schedule``: who pays what, from when."""
+    if version is None:
+        return [f"Collection schedule {schedule.code}: no rates in force yet."]
+    when = timezone.localtime(version.effective_from).strftime("%Y-%m-%d %H:%M")
+    lines = [f"Collection (schedule {schedule.code}, {schedule.name}), in force from {when}:"]
+    for rate in version.rates.order_by("pk"):
+        lines.append(
+            f"{rate.limits_label}, {rate.players_min} to {rate.players_max} players: {rate.fee_label}."
+        )
+    lines.append("The fee is taken before the cards are dealt. A misdeal returns it.")
+    return lines
+
+
+class ScheduleView(PermissionRequiredMixin, View):
+    """``/floor/schedules/<code>/``: the history, the notice, and (floor managers) a new version."""
+
+    permission_required = "tables.view_collectionschedule"
+
+    def _context(self, schedule: CollectionSchedule, form: ScheduleRevisionForm | None) -> dict[str, Any]:
+        current = _current_version(schedule)
+        latest = schedule.versions.order_by("-number").first()
+        return {
+            "schedule": schedule,
+            "versions": schedule.versions.order_by("-number").prefetch_related("rates"),
+            "current": current,
+            "notice": table_notice(schedule, current),
+            "form": form or ScheduleRevisionForm(rates=list(latest.rates.order_by("pk")) if latest else []),
+        }
+
+    def get(self, request: HttpRequest, code: str) -> HttpResponse:
+        schedule = get_object_or_404(CollectionSchedule, code=code)
+        return render(request, "tables/schedule.html", self._context(schedule, None))
+
+    def post(self, request: HttpRequest, code: str) -> HttpResponse:
+        if not request.user.has_perm("tables.add_collectionscheduleversion"):
+            raise PermissionDenied("Only a floor manager changes a schedule.")
+        schedule = get_object_or_404(CollectionSchedule, code=code)
+        latest = schedule.versions.order_by("-number").first()
+        form = ScheduleRevisionForm(request.POST, rates=list(latest.rates.order_by("pk")) if latest else [])
+        if form.is_valid():
+            try:
+                version = services.revise_schedule(
+                    schedule=schedule,
+                    rates=form.rate_dicts(RATE_FIELDS),
+                    by=request.user,
+                    reason=form.cleaned_data["reason"],
+                    effective_from=form.cleaned_data.get("effective_from"),
+                )
+            except FloorError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, f"Schedule {code} version {version.number} saved.")
+                return HttpResponseRedirect(reverse("tables:schedule", args=[code]))
+        return render(request, "tables/schedule.html", self._context(schedule, form), status=400)

@@ -1,0 +1,189 @@
+"""Form input of the floor's pages: money typed in dollars, the showdown the dealer types in.
+
+Input only: these functions turn what a form posted into the values the services take (cents,
+the showdown object of ``docs/hand-flow.md``); every rule is checked by the services and the
+rules engine, which refuse bad input with a message the page shows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+
+from tables.models import GameKind
+
+_DOLLARS = re.compile(r"^\$?\s*(\d{1,9})(?:\.(\d{1,2}))?$")
+
+#: The clean sweeps and naturals a dealer may declare for a Chinese poker hand (the engine
+#: verifies each from the 13 cards; RULINGS 3 and the named sets).
+SWEEP_CHOICES = [
+    ("", "no declaration"),
+    ("dragon", "Dragon (A to K)"),
+    ("six-pairs", "Six pairs"),
+    ("three-straights", "Three straights"),
+    ("three-flushes", "Three flushes"),
+]
+
+
+class PageInputError(ValueError):
+    """Form input that can't be read (the message names the field)."""
+
+
+def dollars_to_cents(text: str, what: str) -> int:
+    """``"12"``, ``"12.5"``, ``"$12.50"`` -> cents. Refuses anything else (no negatives)."""
+    match = _DOLLARS.match(text.strip().replace(",", ""))
+    if match is None:
+        raise PageInputError(f"{what}: {text!r} is not an amount in dollars (e.g. 25 or 12.50).")
+    whole, part = match.groups()
+    return int(whole) * 100 + int((part or "0").ljust(2, "0"))
+
+
+def card_tokens(text: str) -> list[str]:
+    """The card texts typed into one field: separated by spaces or commas (``"As Kd"``)."""
+    return text.replace(",", " ").split()
+
+
+def showdown_from_post(
+    *, game_kind: str, game_slug: str, seats: Sequence[int], has_board: bool, data: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The showdown object for ``submit_showdown`` from the terminal's form fields.
+
+    Pot games: ``cards_<seat>``, ``put_in_<seat>`` (dollars), ``folded_<seat>``, and ``board``.
+    Chinese poker: ``front_<seat>``, ``middle_<seat>``, ``back_<seat>``, or ``declare_<seat>``
+    (a sweep, with all 13 cards in ``cards_<seat>``) or ``surrender_<seat>``.
+    Taiwanese poker: ``top_<seat>``, ``middle_<seat>``, ``bottom_<seat>`` and ``board``.
+    Raises PageInputError for an amount that isn't one.
+    """
+
+    def text(name: str) -> str:
+        return str(data.get(name, "") or "")
+
+    players: list[dict[str, Any]] = []
+    if game_kind == GameKind.POT:
+        for seat in seats:
+            entry: dict[str, Any] = {
+                "seat": seat,
+                "put_in": dollars_to_cents(text(f"put_in_{seat}") or "0", f"seat {seat}: put in"),
+            }
+            cards = card_tokens(text(f"cards_{seat}"))
+            if text(f"folded_{seat}"):
+                entry["folded"] = True
+            if cards or not entry.get("folded"):
+                entry["cards"] = cards
+            players.append(entry)
+        result: dict[str, Any] = {"players": players}
+        if has_board:
+            result["board"] = card_tokens(text("board"))
+        return result
+    if game_slug == "chinese-poker":
+        for seat in seats:
+            declare = text(f"declare_{seat}")
+            if text(f"surrender_{seat}"):
+                players.append({"seat": seat, "surrender": True, "cards": _thirteen(text, seat)})
+            elif declare:
+                players.append({"seat": seat, "declare": declare, "cards": _thirteen(text, seat)})
+            else:
+                players.append(
+                    {
+                        "seat": seat,
+                        "front": card_tokens(text(f"front_{seat}")),
+                        "middle": card_tokens(text(f"middle_{seat}")),
+                        "back": card_tokens(text(f"back_{seat}")),
+                    }
+                )
+        return {"players": players}
+    # Taiwanese poker: one board
+    for seat in seats:
+        players.append(
+            {
+                "seat": seat,
+                "top": card_tokens(text(f"top_{seat}")),
+                "middle": card_tokens(text(f"middle_{seat}")),
+                "bottom": card_tokens(text(f"bottom_{seat}")),
+            }
+        )
+    return {"board": card_tokens(text("board")), "players": players}
+
+
+def _thirteen(text: Any, seat: int) -> list[str]:
+    """A declared or surrendered hand's cards: ``cards_<seat>``, else the three rows together."""
+    cards = card_tokens(text(f"cards_{seat}"))
+    if cards:
+        return cards
+    return [c for row in ("front", "middle", "back") for c in card_tokens(text(f"{row}_{seat}"))]
+
+
+class MisdealForm(forms.Form):
+    reason = forms.CharField(max_length=200, label="Reason for the misdeal")
+
+
+class ChipsForm(forms.Form):
+    """A buy-in or rebuy: the player and the amount in dollars (seat for a walk-in)."""
+
+    player = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    player_name = forms.CharField(max_length=100, required=False, label="New player's name")
+    seat_number = forms.IntegerField(required=False, min_value=1, label="Seat")
+    amount = forms.CharField(max_length=20, label="Amount ($)")
+    token = forms.CharField(max_length=64, widget=forms.HiddenInput)
+
+    def amount_cents(self) -> int:
+        try:
+            return dollars_to_cents(self.cleaned_data["amount"], "amount")
+        except PageInputError as exc:
+            raise forms.ValidationError(str(exc)) from exc
+
+
+class ScheduleRevisionForm(forms.Form):
+    """A new version of a schedule: each rate's fee(s), when it takes effect, and why."""
+
+    effective_from = forms.DateTimeField(
+        required=False,
+        label="Effective from (room time; empty: now)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    reason = forms.CharField(max_length=200, label="Reason for the change")
+
+    def __init__(self, *args: Any, rates: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rates = list(rates)
+        for i, rate in enumerate(self.rates):
+            self.fields[f"fee_{i}"] = forms.CharField(
+                max_length=20,
+                label=f"{rate.limits_label}, {rate.players_min}-{rate.players_max} players: fee ($)",
+                initial=_dollars(rate.fee_cents),
+            )
+            if rate.others_fee_cents is not None:
+                self.fields[f"others_fee_{i}"] = forms.CharField(
+                    max_length=20, label="others' fee ($)", initial=_dollars(rate.others_fee_cents)
+                )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for name in [n for n in self.fields if n.startswith(("fee_", "others_fee_"))]:
+            value = cleaned.get(name)
+            if value is None:
+                continue
+            try:
+                cleaned[name] = dollars_to_cents(value, self.fields[name].label or name)
+            except PageInputError as exc:
+                self.add_error(name, str(exc))
+        return cleaned
+
+    def rate_dicts(self, fields: Sequence[str]) -> list[dict[str, Any]]:
+        """The complete new set of rates: each old rate with its fee(s) changed."""
+        rows = []
+        for i, rate in enumerate(self.rates):
+            row = {name: getattr(rate, name) for name in fields}
+            row["fee_cents"] = self.cleaned_data[f"fee_{i}"]
+            if rate.others_fee_cents is not None:
+                row["others_fee_cents"] = self.cleaned_data[f"others_fee_{i}"]
+            rows.append(row)
+        return rows
+
+
+def _dollars(cents: int) -> str:
+    whole, part = divmod(cents, 100)
+    return f"{whole}" if part == 0 else f"{whole}.{part:02d}"
