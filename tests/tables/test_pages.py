@@ -191,7 +191,8 @@ def test_dealer_plays_chinese_poker_rounds_with_capped_payments(
     assert chips(table, players[3]) == [6_900]
     dealer.post("/tables/22/start/")
     hand2 = Hand.objects.filter(table=table).order_by("-number").first()
-    assert hand2 is not None and hand2.button_seat.number == 2
+    assert hand2 is not None
+    assert hand2.button_seat.number == 2
     dealer.post(f"/hands/{hand2.pk}/showdown/", CHINESE_FORM_2)
     shown = page(dealer, "/tables/22/")
     # C and D are all in: C pays A $20 of the $30 due, D pays A $20 of the $40 due.

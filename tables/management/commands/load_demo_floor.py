@@ -2,7 +2,7 @@
 
 Creates users ``dealer``, ``floor`` and ``auditor`` in their groups, printing each new user's
 random password once (a user that already exists keeps its password), five demo tables (opened),
-and a few players seated. Needs the house data (``load_house_data``) first.
+and a few players seated and bought in. Needs the house data (``load_house_data``) first.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from tables import services
+from tables import hand_flow, services
 from tables.errors import FloorError
 from tables.models import CollectionSchedule, Game, Player, Seating, Stakes, Table, TableStatus
 from tables.roles import AUDITOR, DEALER, FLOOR_MANAGER, sync_roles
@@ -110,6 +110,21 @@ class Command(BaseCommand):
                 continue
             if Seating.objects.active().filter(seat__table=table, seat__number=seat_number).exists():
                 continue
-            services.seat_player(table=table, seat_number=seat_number, player=player, by=None)
+            # Seated and bought in together (twice the table's minimum buy-in, within its
+            # maximum), so the demo dealer can deal at once; the key makes a re-run a no-op.
+            rules = hand_flow.table_rules(table)
+            amount = 2 * rules.minimum_cents
+            if rules.maximum_cents is not None:
+                amount = min(amount, rules.maximum_cents)
+            hand_flow.buy_in(
+                table=table,
+                player=player,
+                amount_cents=amount,
+                seat_number=seat_number,
+                by=None,
+                idempotency_key=f"demo:{member_number}:{table_number}",
+            )
             seated += 1
-        self.stdout.write(f"Demo players: {seated} seated now." if seated else "Demo players already seated.")
+        self.stdout.write(
+            f"Demo players: {seated} seated and bought in now." if seated else "Demo players already seated."
+        )
