@@ -54,7 +54,8 @@ def showdown_from_post(
     Pot games: ``cards_<seat>``, ``put_in_<seat>`` (dollars), ``folded_<seat>``, and ``board``.
     Chinese poker: ``front_<seat>``, ``middle_<seat>``, ``back_<seat>``, or ``declare_<seat>``
     (a sweep, with all 13 cards in ``cards_<seat>``) or ``surrender_<seat>``.
-    Taiwanese poker: ``top_<seat>``, ``middle_<seat>``, ``bottom_<seat>`` and ``board``.
+    Taiwanese poker: ``top_<seat>``, ``middle_<seat>``, ``bottom_<seat>``, ``board`` and an
+    optional second board ``board_2``.
     Raises PageInputError for an amount that isn't one.
     """
 
@@ -95,7 +96,7 @@ def showdown_from_post(
                     }
                 )
         return {"players": players}
-    # Taiwanese poker: one board
+    # Taiwanese poker
     for seat in seats:
         players.append(
             {
@@ -105,6 +106,9 @@ def showdown_from_post(
                 "bottom": card_tokens(text(f"bottom_{seat}")),
             }
         )
+    second = card_tokens(text("board_2"))
+    if second:  # a second board: every hand plays both (000)
+        return {"boards": [card_tokens(text("board")), second], "players": players}
     return {"board": card_tokens(text("board")), "players": players}
 
 

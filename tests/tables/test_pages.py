@@ -358,3 +358,69 @@ def test_form_input_helpers() -> None:
         ],
         "board": ["Ah", "Kd", "7c"],
     }
+
+
+def test_dealer_plays_a_taiwanese_poker_hand(
+    users: dict[str, Any], make_table: Callable[..., Table], make_player: Callable[..., Player]
+) -> None:
+    # $5 a point, option 1 ($1 each); the worked example of tests/tables/test_hand_flow_rules.py.
+    table = make_table(number=24, game="taiwanese-poker", stakes="points-5", schedule="CP1")
+    players = [make_player(n) for n in ("T1", "T2", "T3")]
+    for seat, player in enumerate(players, 1):
+        hand_flow.buy_in(
+            table=table, player=player, amount_cents=10_000, seat_number=seat, by=users["floor"],
+            idempotency_key=f"tw-{seat}",
+        )  # fmt: skip
+    dealer = logged_in(users["dealer"])
+    dealer.post("/tables/24/start/")
+    hand = Hand.objects.get(table=table)
+    terminal = page(dealer, "/tables/24/")
+    assert 'id="top_1"' in terminal
+    assert 'id="bottom_3"' in terminal
+    assert 'id="board"' in terminal
+    dealer.post(
+        f"/hands/{hand.pk}/showdown/",
+        {
+            "board": "Ac Ad Kh 3s 2d",
+            "top_1": "Qs", "middle_1": "As Kd", "bottom_1": "9c 9d 4s 5s",
+            "top_2": "Jh", "middle_2": "7c 7d", "bottom_2": "Ks Kc 6h 8h",
+            "top_3": "2c", "middle_3": "3c 4c", "bottom_3": "Th Jc Qc 5d",
+        },
+    )  # fmt: skip
+    shown = page(dealer, "/tables/24/")
+    assert "board 1 top" in shown
+    dealer.post(f"/hands/{hand.pk}/confirm/", {"revision": "1"})
+    assert chips(table, *players) == [9_900 + 1_500, 9_900 + 1_500, 9_900 - 3_000]
+    assert verify_ledger().ok
+
+
+def test_showdown_entry_for_chinese_declarations_and_taiwanese_boards() -> None:
+    chinese = showdown_from_post(
+        game_kind="player_dealer",
+        game_slug="chinese-poker",
+        seats=[1, 2, 3],
+        has_board=False,
+        data={
+            "front_1": "Kc Qd 5h", "middle_1": "2c 2d 9s 7h 4c", "back_1": "8c 8d 8h 8s 3c",
+            "declare_2": "dragon", "cards_2": "2c 3d 4h 5s 6c 7d 8h 9s Tc Jh Qs Kc Ad",
+            "surrender_3": "on",
+            "front_3": "Ac Kh 4d", "middle_3": "3d 3s Td 6c 5d", "back_3": "Qs Qc 7c 7d 2s",
+        },
+    )  # fmt: skip
+    assert chinese["players"][0] == {
+        "seat": 1, "front": ["Kc", "Qd", "5h"], "middle": ["2c", "2d", "9s", "7h", "4c"],
+        "back": ["8c", "8d", "8h", "8s", "3c"],
+    }  # fmt: skip
+    assert chinese["players"][1]["declare"] == "dragon"
+    assert len(chinese["players"][1]["cards"]) == 13
+    assert chinese["players"][2]["surrender"] is True
+    assert len(chinese["players"][2]["cards"]) == 13  # the three rows together
+    two_boards = showdown_from_post(
+        game_kind="player_dealer",
+        game_slug="taiwanese-poker",
+        seats=[1],
+        has_board=False,
+        data={"board": "Ac Ad Kh 3s 2d", "board_2": "5c 6c 7c 8d 9d", "top_1": "Qs"},
+    )
+    assert two_boards["boards"] == [["Ac", "Ad", "Kh", "3s", "2d"], ["5c", "6c", "7c", "8d", "9d"]]
+    assert "board" not in two_boards
