@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, connection
 from django.db import transaction as db_transaction
-from django.db.models import F
+from django.db.models import BigIntegerField, Case, F, Value, When
 from django.utils import timezone
 
+from casino.db import service_atomic
 from ledger.errors import (
     AlreadyReversed,
     IdempotencyConflict,
@@ -108,6 +109,22 @@ def _account(**identity: Any) -> Account:
 def player_account(*, table: Table, player: Player) -> Account:
     """The account of ``player``'s chips at ``table`` (created on first use)."""
     return _account(kind=AccountKind.PLAYER_CHIPS, table_id=table.pk, player_id=player.pk)
+
+
+def player_accounts(*, table: Table, players: Sequence[Player]) -> dict[int, Account]:
+    """The chip accounts of ``players`` at ``table`` by player id: the existing ones in one query,
+    the missing ones created (as :func:`player_account` does)."""
+    wanted = {p.pk for p in players}
+    found = {
+        a.player_id: a
+        for a in Account.objects.filter(
+            kind=AccountKind.PLAYER_CHIPS, table_id=table.pk, player_id__in=wanted
+        )
+    }
+    for player in players:
+        if player.pk not in found:
+            found[player.pk] = player_account(table=table, player=player)
+    return found
 
 
 def cage_account(*, table: Table) -> Account:
@@ -329,14 +346,14 @@ def _post(
         lines=lines,
         request=request,
     )
-    with db_transaction.atomic():
-        if (done := _replay(idempotency_key, digest)) is not None:
-            return done
+    with service_atomic():
+        # The replay check comes after the locks (one query, not two): a retry waits for the
+        # posting's locks like any posting, then finds its first result.
         locked = _lock_for_posting(
             {account_id for account_id, _ in lines}, table_id=table_id, hand_id=hand_id
         )
         # A concurrent call with the same key touches the same accounts, so it has committed by the
-        # time we hold their locks: look again before doing any work (READ COMMITTED sees it).
+        # time we hold their locks: look before doing any work (READ COMMITTED sees it).
         if (done := _replay(idempotency_key, digest)) is not None:
             return done
         _check_accounts(lines, locked, table_id=table_id, hand_id=hand_id)
@@ -515,9 +532,15 @@ def _apply_balances(lines: Sequence[tuple[int, int]]) -> None:
     net: dict[int, int] = defaultdict(int)
     for account_id, amount in lines:
         net[account_id] += amount
-    for account_id in sorted(net):
-        if net[account_id]:
-            Account.objects.filter(pk=account_id).update(balance=F("balance") + net[account_id])
+    changed = {account_id: cents for account_id, cents in net.items() if cents}
+    if not changed:
+        return
+    # One statement for every account of the posting (a settlement touches up to ten).
+    delta = Case(
+        *(When(pk=account_id, then=Value(cents)) for account_id, cents in sorted(changed.items())),
+        output_field=BigIntegerField(),
+    )
+    Account.objects.filter(pk__in=changed).update(balance=F("balance") + delta)
 
 
 # --- Reversal -------------------------------------------------------------------------------------
@@ -538,7 +561,7 @@ def reverse(
         raise InvalidPosting("a reversal needs a reason")
     idempotency_key = _validate_key(idempotency_key)
     user_id = _user_id(user)
-    with db_transaction.atomic():
+    with service_atomic():
         found = JournalTransaction.objects.filter(pk=transaction.pk).first()
         if found is None:
             raise InvalidPosting(f"transaction {transaction.pk} does not exist")
@@ -640,7 +663,7 @@ def _chips_from_cage(
     memo: str,
 ) -> JournalTransaction:
     amount = _positive_cents(amount, what="amount")
-    with db_transaction.atomic():
+    with service_atomic():
         chips = player_account(table=table, player=player)
         cage = cage_account(table=table)
         return post(
@@ -672,7 +695,7 @@ def cash_out(
     if amount is not None:
         amount = _positive_cents(amount, what="amount")
     idempotency_key = _validate_key(idempotency_key)
-    with db_transaction.atomic():
+    with service_atomic():
         chips = player_account(table=table, player=player)
         cage = cage_account(table=table)
         if amount is not None:
@@ -730,7 +753,7 @@ def transfer_chips(
     amount = _positive_cents(amount, what="amount")
     if from_table.pk == to_table.pk:
         raise InvalidPosting("a table change needs two different tables")
-    with db_transaction.atomic():
+    with service_atomic():
         source = player_account(table=from_table, player=player)
         target = player_account(table=to_table, player=player)
         return post(
@@ -795,9 +818,10 @@ def collect_fees(
     charged = [(player, amount) for player, amount in charged if amount]
     if not charged:
         return None
-    with db_transaction.atomic():
+    with service_atomic():
         house = house_account(table=table, shift=shift)
-        entries: list[EntryLine] = [(player_account(table=table, player=p), -amount) for p, amount in charged]
+        accounts = player_accounts(table=table, players=[p for p, _ in charged])
+        entries: list[EntryLine] = [(accounts[p.pk], -amount) for p, amount in charged]
         entries.append((house, sum(amount for _, amount in charged)))
         return post(
             kind=TransactionKind.FEE,
@@ -836,17 +860,13 @@ def post_payments(
             moved.append((payer, payee, cents))
     if not moved:
         return None
-    with db_transaction.atomic():
-        accounts: dict[int, Account] = {}
-
-        def chips(player: Player) -> Account:
-            if player.pk not in accounts:
-                accounts[player.pk] = player_account(table=table, player=player)
-            return accounts[player.pk]
-
+    with service_atomic():
+        accounts = player_accounts(
+            table=table, players=[p for payer, payee, _ in moved for p in (payer, payee)]
+        )
         entries: list[EntryLine] = []
         for payer, payee, cents in moved:
-            entries += [(chips(payer), -cents), (chips(payee), cents)]
+            entries += [(accounts[payer.pk], -cents), (accounts[payee.pk], cents)]
         return post(
             kind=TransactionKind.SETTLEMENT_PAYMENT,
             entries=entries,
@@ -886,13 +906,14 @@ def award_pot(
         )
     if not ins:
         return None
-    with db_transaction.atomic():
+    with service_atomic():
         pot = pot_account(hand=hand)
+        accounts = player_accounts(table=table, players=[p for p, _ in ins + outs])
         entries: list[EntryLine] = []
         for player, amount in ins:
-            entries += [(player_account(table=table, player=player), -amount), (pot, amount)]
+            entries += [(accounts[player.pk], -amount), (pot, amount)]
         for player, amount in outs:
-            entries += [(pot, -amount), (player_account(table=table, player=player), amount)]
+            entries += [(pot, -amount), (accounts[player.pk], amount)]
         return post(
             kind=TransactionKind.POT_AWARD,
             entries=entries,

@@ -28,6 +28,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from casino.db import service
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.models import JournalTransaction
@@ -163,7 +164,7 @@ def table_rules(table: Table) -> ChipRules:
 # --- Buy-in, rebuy, cash-out -------------------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def buy_in(
     *,
     table: Table,
@@ -228,7 +229,7 @@ def buy_in(
     )
 
 
-@transaction.atomic
+@service
 def rebuy(*, table: Table, player: Player, amount_cents: int, by: User, idempotency_key: str) -> ChipMovement:
     """More chips for a seated player who bought in this session.
 
@@ -279,7 +280,7 @@ def rebuy(*, table: Table, player: Player, amount_cents: int, by: User, idempote
     )
 
 
-@transaction.atomic
+@service
 def cash_out(*, table: Table, player: Player, by: User, idempotency_key: str) -> ChipMovement:
     """The player leaves the table with all their chips: the seating ends and the cage buys them back.
 
@@ -558,7 +559,7 @@ class _RateMovedOn(Exception):
         self.at = at
 
 
-@transaction.atomic
+@service
 def start_hand(
     *, table: Table, by: User, game: Game | None = None, sit_out_seat_numbers: Iterable[int] = ()
 ) -> Hand:
@@ -867,7 +868,7 @@ def _postings(
     return postings
 
 
-@transaction.atomic
+@service
 def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> HandResult:
     """Read the showdown the dealer entered and keep it for confirmation; nothing is posted.
 
@@ -931,7 +932,7 @@ def outright_winner(reading: Mapping[str, Any]) -> int | None:
     return winners.pop() if len(winners) == 1 else None
 
 
-@transaction.atomic
+@service
 def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> HandResult:
     """Post the confirmed reading as ONE ledger transaction (key ``hand:<id>:settle``) and settle.
 
@@ -1033,7 +1034,7 @@ def _check_chips_unchanged(
 # --- Misdeal ----------------------------------------------------------------------------------------------
 
 
-@transaction.atomic
+@service
 def misdeal(*, hand: Hand, reason: str, by: User) -> Hand:
     """Void the hand (004 rule 7, RULINGS §6): nothing is settled, and its collection fees go back
     to the players by a reversing ledger entry (key ``hand:<id>:fees:return``) unless the table

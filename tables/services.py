@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from casino.db import service
 from tables import rotation
 from tables.errors import (
     ConfigMismatch,
@@ -135,7 +136,7 @@ def _check_member_number_free(member_number: str | None, *, exclude: int | None 
         )
 
 
-@transaction.atomic
+@service
 def create_player(*, name: str, member_number: str | None = None, by: User = None) -> Player:
     """A new player. ``member_number`` is optional and must be unique when given."""
     name = (name or "").strip()
@@ -151,7 +152,7 @@ def create_player(*, name: str, member_number: str | None = None, by: User = Non
         raise
 
 
-@transaction.atomic
+@service
 def update_player(
     *, player: Player, by: User = None, name: str | None = None, member_number: str | None = "__unchanged__"
 ) -> Player:
@@ -170,7 +171,7 @@ def update_player(
     return player
 
 
-@transaction.atomic
+@service
 def delete_player(*, player: Player, by: User = None) -> None:
     """Delete a player who never sat at a table; anyone with history is kept."""
     if Seating.objects.filter(player=player).exists() or HandPlayer.objects.filter(player=player).exists():
@@ -194,7 +195,7 @@ STAKES_FIELDS = (
 )
 
 
-@transaction.atomic
+@service
 def create_stakes(*, code: str, by: User = None, reason: str = "", **fields: Any) -> Stakes:
     """New stakes (see :class:`tables.models.Stakes` for what each structure needs).
 
@@ -235,7 +236,7 @@ def _check_table_config(
     raise error_class(message, field=field, errors=problems)
 
 
-@transaction.atomic
+@service
 def create_table(
     *,
     number: int,
@@ -279,7 +280,7 @@ def create_table(
 _UNSET: Any = object()
 
 
-@transaction.atomic
+@service
 def configure_table(
     *,
     table: Table,
@@ -360,7 +361,7 @@ def change_schedule(*, table: Table, schedule: CollectionSchedule, by: User, rea
     return configure_table(table=table, collection_schedule=schedule, by=by, reason=reason)
 
 
-@transaction.atomic
+@service
 def open_table(*, table: Table, by: User, reason: str = "") -> Table:
     """Open a closed table. Its configuration is checked again (schedules may have changed)."""
     table = _lock_table(table)
@@ -384,7 +385,7 @@ def open_table(*, table: Table, by: User, reason: str = "") -> Table:
     return table
 
 
-@transaction.atomic
+@service
 def close_table(*, table: Table, by: User, reason: str = "") -> Table:
     """Close an open table: refused while a hand is in progress.
 
@@ -465,7 +466,7 @@ def _occupy(
         ) from None
 
 
-@transaction.atomic
+@service
 def seat_player(*, table: Table, seat_number: int, player: Player, by: User) -> Seating:
     """Seat ``player`` in seat ``seat_number`` at an open table.
 
@@ -487,7 +488,7 @@ def _leave(seating: Seating, by: User, now: datetime.datetime) -> None:
     _store_kill_state(buttons, state, seating.table)
 
 
-@transaction.atomic
+@service
 def unseat_player(*, seating: Seating, by: User) -> Seating:
     """End a seating now. Refused while the player is dealt into a hand in progress."""
     table = _lock_table(seating.table_id)
@@ -502,7 +503,7 @@ def unseat_player(*, seating: Seating, by: User) -> Seating:
     return seating
 
 
-@transaction.atomic
+@service
 def move_player(*, seating: Seating, to_seat_number: int, by: User, to_table: Table | None = None) -> Seating:
     """Move a seated player to another seat, at the same table or at ``to_table``.
 
@@ -580,7 +581,7 @@ def _game_for_hand(table: Table, game: Game | None) -> Game:
     return game
 
 
-@transaction.atomic
+@service
 def start_hand(
     *, table: Table, by: User, game: Game | None = None, sit_out_seat_numbers: Iterable[int] = ()
 ) -> Hand:
@@ -653,7 +654,7 @@ def start_hand(
     return hand
 
 
-@transaction.atomic
+@service
 def set_hand_status(*, hand: Hand, status: str, by: User, reason: str = "") -> Hand:
     """Move ``hand`` to ``status`` if :data:`tables.models.HAND_TRANSITIONS` allows it.
 
@@ -692,7 +693,7 @@ def void_hand(*, hand: Hand, reason: str, by: User) -> Hand:
     return set_hand_status(hand=hand, status=HandStatus.VOID, by=by, reason=reason)
 
 
-@transaction.atomic
+@service
 def record_pot_result(*, hand: Hand, outright_winner_seat_number: int | None, by: User) -> ButtonState:
     """Record who won a settled hand's pot outright (None: split) and update the kill state.
 
@@ -834,7 +835,7 @@ def _add_version(
     return version
 
 
-@transaction.atomic
+@service
 def create_schedule(
     *,
     code: str,
@@ -872,7 +873,7 @@ def schedule_snapshot_at(schedule: CollectionSchedule, when: datetime.datetime) 
     return data
 
 
-@transaction.atomic
+@service
 def revise_schedule(
     *,
     schedule: CollectionSchedule,
@@ -905,7 +906,7 @@ def revise_schedule(
     return version
 
 
-@transaction.atomic
+@service
 def rename_schedule(
     *, schedule: CollectionSchedule, by: User, reason: str, name: str, description: str
 ) -> None:
