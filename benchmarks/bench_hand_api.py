@@ -411,6 +411,7 @@ def ms(values: list[float], q: float) -> float:
 
 
 def main(argv: list[str]) -> int:
+    global BENCH_DB, PGBENCH_DB
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -422,7 +423,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument("--keep", action="store_true", help=f"keep the {BENCH_DB} database")
+    parser.add_argument(
+        "--db", default=BENCH_DB, help="scratch database (dropped, created); runs at once need their own"
+    )
     args = parser.parse_args(argv[1:])
+    BENCH_DB, PGBENCH_DB = args.db, f"{args.db}_pgbench"
 
     recreate(args.pg, BENCH_DB)
     os.environ.update(

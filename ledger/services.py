@@ -30,9 +30,10 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.db import IntegrityError, connection
-from django.db import transaction as db_transaction
-from django.db.models import BigIntegerField, Case, F, Value, When
+from django.db import IntegrityError, connection, router
+from django.db.models import BigIntegerField, Case, F, Model, Value, When
+from django.db.models.constants import OnConflict
+from django.db.models.sql import InsertQuery
 from django.utils import timezone
 
 from casino.db import service_atomic
@@ -41,6 +42,7 @@ from ledger.errors import (
     IdempotencyConflict,
     InsufficientChips,
     InvalidPosting,
+    LedgerError,
     NotReversible,
 )
 from ledger.hashing import request_digest, transaction_content, transaction_hash
@@ -99,10 +101,37 @@ EntryLine = tuple[Account, int]
 # --- Accounts -------------------------------------------------------------------------------------
 
 
+def insert_unless_conflict(obj: Model) -> bool:
+    """INSERT ``obj`` unless the row would break a unique constraint: True (``obj.pk`` set) when it
+    was inserted, False when a row with the same unique values exists.
+
+    ``INSERT ... ON CONFLICT DO NOTHING RETURNING pk`` (SQLite: ``INSERT OR IGNORE``): like a plain
+    INSERT it waits for a concurrent transaction inserting the same key to commit (PostgreSQL), but
+    losing the race raises nothing, so no savepoint is needed to keep the caller's transaction
+    usable (a SAVEPOINT and its RELEASE are two round trips on every write of the hand's flow).
+    """
+    meta = obj._meta
+    fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field and not f.generated]
+    query = InsertQuery(type(obj), on_conflict=OnConflict.IGNORE)
+    query.insert_values(fields, [obj])
+    rows = query.get_compiler(using=router.db_for_write(type(obj))).execute_sql(returning_fields=[meta.pk])
+    if not rows:
+        return False
+    obj.pk = rows[0][0]
+    obj._state.adding, obj._state.db = False, router.db_for_write(type(obj))
+    return True
+
+
 def _account(**identity: Any) -> Account:
-    # get_or_create is race-safe here: each identity has a unique (partial) index, and Django
-    # retries the read when the insert loses the race (inside a savepoint).
-    account, _ = Account.objects.get_or_create(**identity)
+    # Race-safe: each identity has a unique (partial) index; a concurrent creator of the same
+    # account makes the INSERT wait for its commit and do nothing, and the account is read again.
+    account = Account.objects.filter(**identity).first()
+    if account is None:
+        account = Account(**identity)
+        if not insert_unless_conflict(account):
+            account = Account.objects.filter(**identity).first()
+            if account is None:  # SQLite's INSERT OR IGNORE also skips a CHECK failure
+                raise IntegrityError(f"no ledger account can be created for {identity}")
     return account
 
 
@@ -350,14 +379,22 @@ def _post(
         # The replay check comes after the locks (one query, not two): a retry waits for the
         # posting's locks like any posting, then finds its first result.
         locked = _lock_for_posting(
-            {account_id for account_id, _ in lines}, table_id=table_id, hand_id=hand_id
+            {account_id for account_id, _ in lines},
+            table_id=table_id,
+            hand_id=hand_id,
+            identities={account.pk: _identity(account) for account, _ in entries},
         )
         # A concurrent call with the same key touches the same accounts, so it has committed by the
-        # time we hold their locks: look before doing any work (READ COMMITTED sees it).
-        if (done := _replay(idempotency_key, digest)) is not None:
-            return done
-        _check_accounts(lines, locked, table_id=table_id, hand_id=hand_id)
-        _check_player_chips(lines, locked)
+        # time we hold their locks (READ COMMITTED sees it). A retry is found without a query of its
+        # own: when the checks refuse it (its chips were spent since), or when the INSERT below
+        # meets its key; either way it returns the first transaction and writes nothing.
+        try:
+            _check_accounts(lines, locked, table_id=table_id, hand_id=hand_id)
+            _check_player_chips(lines, locked)
+        except LedgerError:
+            if (done := _replay(idempotency_key, digest)) is not None:
+                return done
+            raise
 
         chain = chain_for_table(table_id)
         head = _lock_chain_head(chain)
@@ -394,18 +431,16 @@ def _post(
             prev_hash=head.hash,
             hash=transaction_hash(content),
         )
-        try:
-            # A savepoint, so that losing a race on the unique key leaves the outer transaction usable.
-            with db_transaction.atomic():
-                txn.save(force_insert=True)
-        except IntegrityError:
+        # Losing a race on a unique key (the idempotency key, a reversed transaction) inserts
+        # nothing and leaves the transaction usable, without a savepoint.
+        if not insert_unless_conflict(txn):
             if (done := _replay(idempotency_key, digest)) is not None:
                 return done
             if reverses_id is not None and (
                 reversal := JournalTransaction.objects.filter(reverses_id=reverses_id).first()
             ):
-                raise AlreadyReversed(transaction_id=reverses_id, reversal=reversal) from None
-            raise
+                raise AlreadyReversed(transaction_id=reverses_id, reversal=reversal)
+            raise IntegrityError(f"journal transaction {idempotency_key!r} breaks a unique constraint")
         Entry.objects.bulk_create(
             [
                 Entry(transaction=txn, account_id=account_id, line=line, amount=amount)
@@ -417,16 +452,50 @@ def _post(
     return txn
 
 
+Identity = tuple[int | None, int | None, int | None]
+"""An account's floor rows: (table id, hand id, player id). They never change (a trigger refuses it)."""
+
+
+def _identity(account: Account) -> Identity:
+    return (account.table_id, account.hand_id, account.player_id)
+
+
 def _lock_for_posting(
-    account_ids: set[int], *, table_id: int | None, hand_id: int | None
+    account_ids: set[int],
+    *,
+    table_id: int | None,
+    hand_id: int | None,
+    identities: Mapping[int, Identity] | None = None,
 ) -> dict[int, Account]:
     """Take a posting's locks in the one order every posting uses: the floor rows it references
-    (``_hold_floor_rows``), then its accounts by primary key. The chain head comes last (``_post``)."""
-    _hold_floor_rows(account_ids, table_id=table_id, hand_id=hand_id)
-    return _lock_accounts(account_ids)
+    (``_hold_floor_rows``), then its accounts by primary key. The chain head comes last (``_post``).
+
+    ``identities`` are the floor rows of the accounts as the caller loaded them (saves reading them
+    again); an account whose locked row says otherwise (an object built by hand) has its floor rows
+    locked after all, so no reference is left to the commit's foreign-key check."""
+    held = _hold_floor_rows(account_ids, table_id=table_id, hand_id=hand_id, identities=identities)
+    locked = _lock_accounts(account_ids)
+    if held is not None:
+        missed = [_identity(a) for a in locked.values() if not _references_held(_identity(a), held)]
+        if missed:
+            _hold_floor_rows(set(), table_id=None, hand_id=None, identities=dict(enumerate(missed)))
+    return locked
 
 
-def _hold_floor_rows(account_ids: set[int], *, table_id: int | None, hand_id: int | None) -> None:
+def _references_held(identity: Identity, held: Mapping[str, set[int]]) -> bool:
+    return all(
+        value is None or value in held[field]
+        for field, value in zip(("table", "hand", "player"), identity, strict=True)
+    )
+
+
+def _hold_floor_rows(
+    account_ids: set[int],
+    *,
+    table_id: int | None,
+    hand_id: int | None,
+    identities: Mapping[int, Identity] | None = None,
+) -> dict[str, set[int]] | None:
     """PostgreSQL: lock the tables, hand and players a posting references FOR KEY SHARE, up front.
 
     Why: the ledger's foreign keys are checked at COMMIT (Django makes them DEFERRABLE), and that
@@ -438,32 +507,48 @@ def _hold_floor_rows(account_ids: set[int], *, table_id: int | None, hand_id: in
     on each other here. (SQLite serialises whole write transactions; nothing to do there.)
     """
     if connection.vendor != "postgresql":
-        return
+        return None
     referenced: dict[str, set[int]] = {"table": set(), "hand": set(), "player": set()}
     if table_id is not None:
         referenced["table"].add(table_id)
     if hand_id is not None:
         referenced["hand"].add(hand_id)
-    for account_table, account_hand, account_player in Account.objects.filter(pk__in=account_ids).values_list(
-        "table_id", "hand_id", "player_id"
-    ):
-        referenced["table"].add(account_table)
-        if account_hand is not None:
-            referenced["hand"].add(account_hand)
-        if account_player is not None:
-            referenced["player"].add(account_player)
+    if identities is None or account_ids - identities.keys():
+        identities = {
+            pk: (t, h, p)
+            for pk, t, h, p in Account.objects.filter(pk__in=account_ids).values_list(
+                "pk", "table_id", "hand_id", "player_id"
+            )
+        }
+    for identity in identities.values():
+        for field, value in zip(("table", "hand", "player"), identity, strict=True):
+            if value is not None:
+                referenced[field].add(value)
     quote = connection.ops.quote_name
+    statements, params = [], []
+    for field in ("table", "hand", "player"):  # the floor's own order: table, then hand
+        if ids := referenced[field]:
+            model = Account._meta.get_field(field).related_model
+            meta = model._meta  # type: ignore[union-attr]
+            pk = quote(meta.pk.column)
+            statements.append(
+                f"SELECT {pk} FROM {quote(meta.db_table)} WHERE {pk} = ANY(%s) ORDER BY {pk} FOR KEY SHARE"
+            )
+            params.append(sorted(ids))
     with connection.cursor() as cursor:
-        for field in ("table", "hand", "player"):  # the floor's own order: table, then hand
-            if ids := referenced[field]:
-                model = Account._meta.get_field(field).related_model
-                meta = model._meta  # type: ignore[union-attr]
-                pk = quote(meta.pk.column)
-                cursor.execute(
-                    f"SELECT {pk} FROM {quote(meta.db_table)} WHERE {pk} = ANY(%s) "
-                    f"ORDER BY {pk} FOR KEY SHARE",
-                    [sorted(ids)],
-                )
+        if statements and _client_side_binding():
+            # One round trip: the statements still run one after the other, in this order.
+            cursor.execute(";\n".join(statements), params)
+        else:
+            for statement, ids in zip(statements, params, strict=True):
+                cursor.execute(statement, [ids])
+    return referenced
+
+
+def _client_side_binding() -> bool:
+    """Django's psycopg 3 cursors bind parameters client side unless the database's OPTIONS ask for
+    ``server_side_binding``; only then may one execute() carry several statements."""
+    return not connection.settings_dict.get("OPTIONS", {}).get("server_side_binding", False)
 
 
 def _lock_accounts(account_ids: set[int]) -> dict[int, Account]:

@@ -31,6 +31,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from casino.db import service_atomic
+from ledger.services import insert_unless_conflict
 from tables.errors import IdempotencyKeyMissing, IdempotencyKeyReused
 from tables.hand_flow import digest_of
 from tables.models import IdempotentRequest
@@ -72,23 +74,25 @@ def request_digest(request: Request) -> str:
 def _claim(*, key: str, digest: str, request: Request) -> IdempotentRequest | None:
     """Claim ``key`` for this request (None), or return the request already made under it.
 
-    The INSERT comes first: a new key (the usual case) costs one statement; a used key fails on
-    the unique index (at once, or once the concurrent request holding it commits) and is read.
+    The INSERT comes first: a new key (the usual case) costs one statement (``ON CONFLICT DO
+    NOTHING``, no savepoint); a used key inserts nothing (at once, or once the concurrent request
+    holding it commits) and is read.
     """
     user = request.user if request.user.is_authenticated else None
-    try:
-        with transaction.atomic():
-            IdempotentRequest.objects.create(
-                key=key,
-                method=request.method or "",
-                path=request.path[:300],
-                request_digest=digest,
-                status_code=0,
-                user=user,
-            )
+    claim = IdempotentRequest(
+        key=key,
+        method=request.method or "",
+        path=request.path[:300],
+        request_digest=digest,
+        status_code=0,
+        user=user,
+    )
+    if insert_unless_conflict(claim):
         return None
-    except IntegrityError:  # the key was used, or a concurrent request with it committed first
-        existing = IdempotentRequest.objects.get(key=key)
+    # The key was used, or a concurrent request with it committed first.
+    existing = IdempotentRequest.objects.filter(key=key).first()
+    if existing is None:  # pragma: no cover - the row that conflicted was deleted meanwhile
+        raise IntegrityError(f"the Idempotency-Key {key!r} conflicts with a request that is gone")
     if existing.request_digest != digest:
         raise IdempotencyKeyReused(
             f"The Idempotency-Key {key!r} was already used for another request "
@@ -115,7 +119,9 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
                 f"The {HEADER} must be 8 to 100 letters, digits or . _ : - (e.g. a UUID).", field=HEADER
             )
         digest = request_digest(request)
-        with transaction.atomic():
+        # The services the view calls join this block without savepoints of their own (an error
+        # rolls the whole request back, claim included).
+        with service_atomic():
             stored = _claim(key=key, digest=digest, request=request)
             if stored is not None:
                 return Response(

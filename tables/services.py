@@ -95,12 +95,22 @@ def _require_reason(reason: str) -> str:
 def _lock_table(table: Table | int) -> Table:
     pk = table.pk if isinstance(table, Table) else table
     return (
-        Table.objects.select_for_update().select_related("game", "stakes", "collection_schedule").get(pk=pk)
+        # of=("self",): only the table's row. A bare select_for_update() would also lock the joined
+        # game, stakes and schedule rows, which every table of that game shares: every hand flow in
+        # the room would queue on them (benchmarks/README.md, "Hand API").
+        Table.objects.select_for_update(of=("self",))
+        .select_related("game", "stakes", "collection_schedule")
+        .get(pk=pk)
     )
 
 
 def _lock_buttons(table: Table) -> ButtonState:
-    buttons, _ = ButtonState.objects.select_for_update().get_or_create(table=table)
+    # The seats come with the row (the rotation reads their numbers); only the row is locked.
+    buttons, _ = (
+        ButtonState.objects.select_for_update(of=("self",))
+        .select_related("button_seat", "sitting_out_seat", "streak_seat", "kill_seat")
+        .get_or_create(table=table)
+    )
     return buttons
 
 
@@ -701,7 +711,7 @@ def record_pot_result(*, hand: Hand, outright_winner_seat_number: int | None, by
     for the next hand once a player has won two pots in a row outright (RULINGS §2).
     """
     table = _lock_table(hand.table_id)
-    hand = Hand.objects.select_for_update().get(pk=hand.pk)
+    hand = Hand.objects.select_for_update(of=("self",)).select_related("stakes").get(pk=hand.pk)
     if hand.status != HandStatus.SETTLED:
         raise IllegalTransition(f"Hand {hand.number} is {hand.status}; record the pot once it is settled.")
     if hand.result_recorded_at is not None:
