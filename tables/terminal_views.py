@@ -132,7 +132,11 @@ class TerminalView(PermissionRequiredMixin, View):
                 preview = hand_flow.preview_fees(table=table)
             except FloorError as exc:
                 preview_error = exc.message
-        buttons = ButtonState.objects.select_related("button_seat", "kill_seat").filter(table=table).first()
+        buttons = (
+            ButtonState.objects.select_related("button_seat", "kill_seat", "sitting_out_seat")
+            .filter(table=table)
+            .first()
+        )
         spec = POT_GAMES.get(current.game.slug) if current is not None else None
         context = {
             "table": table,

@@ -195,6 +195,8 @@ def test_dealer_plays_chinese_poker_rounds_with_capped_payments(
     assert hand2.button_seat.number == 2
     dealer.post(f"/hands/{hand2.pk}/showdown/", CHINESE_FORM_2)
     shown = page(dealer, "/tables/22/")
+    # Chinese poker's dealer and action buttons are one position.
+    assert "Dealer and action button: seat 2" in shown
     # C and D are all in: C pays A $20 of the $30 due, D pays A $20 of the $40 due.
     assert "capped (due $30)" in shown
     assert "capped (due $40)" in shown
