@@ -2,17 +2,20 @@
 pgbench's own TPS on the same machine.
 
     .venv/bin/python benchmarks/bench_hand_api.py [--tables 10] [--duration 20] [--rate 20]
-        [--paced-duration 15] [--workers 2] [--pg postgres://postgres@127.0.0.1:5432]
+        [--paced-duration 15] [--workers N] [--threaded] [--pg postgres://postgres@127.0.0.1:5432]
 
 What it does:
 
 1. creates a fresh database ``casino_bench`` (dropped at the end), migrates it, loads the house
    data, opens ``--tables`` tables (hold'em at no limit $100-no max, and one Chinese poker table
    in five, $1 a point, collection option 2) with six (Chinese poker: four) players bought in;
-2. serves the app with a real HTTP/1.1 server started here: a pre-forked WSGI server
-   (``--workers`` processes sharing one listening socket, a thread per keep-alive connection,
-   Django with ``DEBUG=0`` and persistent database connections), since no WSGI server package is
-   in the lock;
+2. serves the app with a real HTTP/1.1 server started here, since no WSGI server package is in
+   the lock: pre-forked worker processes sharing one listening socket (Django with ``DEBUG=0`` and
+   persistent database connections). By default they are sync workers, as gunicorn's: a process
+   serves one keep-alive connection at a time, and there are as many as terminals (``--workers``,
+   default ``--tables``). ``--threaded``: a thread per connection in each process instead (two
+   processes by default), where a request's every database round trip waits for the GIL behind
+   the other threads' Python work (``benchmarks/README.md``, "Hand API");
 3. runs one dealer terminal per table, each a client thread with an ``http.client`` keep-alive
    connection and a session cookie, playing hands: ``POST .../hands/`` (deal in, collect the
    fees), ``POST .../showdown/`` (a random deal: hold'em put-ins and folds, Chinese poker
@@ -191,8 +194,8 @@ class KeepAliveWSGIHandler(BaseHTTPRequestHandler):
         self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload)
 
 
-class ThreadingServer(socketserver.ThreadingMixIn, HTTPServer):
-    daemon_threads = True
+class SyncServer(HTTPServer):
+    """One connection at a time (all its keep-alive requests), like a gunicorn sync worker."""
 
     def get_request(self) -> tuple[socket.socket, Any]:
         conn, address = super().get_request()
@@ -200,7 +203,11 @@ class ThreadingServer(socketserver.ThreadingMixIn, HTTPServer):
         return conn, address
 
 
-def serve_forked(workers: int) -> tuple[int, list[int]]:
+class ThreadingServer(socketserver.ThreadingMixIn, SyncServer):
+    daemon_threads = True
+
+
+def serve_forked(workers: int, *, threaded: bool) -> tuple[int, list[int]]:
     """Bind a socket, fork ``workers`` processes serving Django on it; returns (port, pids)."""
     from django.core.wsgi import get_wsgi_application
     from django.db import connections
@@ -216,7 +223,9 @@ def serve_forked(workers: int) -> tuple[int, list[int]]:
         pid = os.fork()
         if pid == 0:  # the worker
             KeepAliveWSGIHandler.app = get_wsgi_application()
-            server = ThreadingServer(("127.0.0.1", port), KeepAliveWSGIHandler, bind_and_activate=False)
+            server = (ThreadingServer if threaded else SyncServer)(
+                ("127.0.0.1", port), KeepAliveWSGIHandler, bind_and_activate=False
+            )
             server.socket.close()
             server.socket = listener
             try:
@@ -240,6 +249,7 @@ class TableSetup:
 
 def set_up_floor(tables: int) -> tuple[list[TableSetup], str, str]:
     """Tables with players bought in, and a dealer's (session id, CSRF token)."""
+    from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
     from django.contrib.auth.models import Group
     from django.contrib.sessions.backends.db import SessionStore
@@ -282,7 +292,7 @@ def set_up_floor(tables: int) -> tuple[list[TableSetup], str, str]:
         setups.append(TableSetup(number=number, game=game, seats=seats))
     session = SessionStore()
     session[SESSION_KEY] = str(dealer.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
     session[HASH_SESSION_KEY] = dealer.get_session_auth_hash()
     session.create()
     assert session.session_key is not None
@@ -419,7 +429,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--duration", type=float, default=20, help="free run, seconds")
     parser.add_argument("--rate", type=float, default=20, help="paced run, settled hands per second")
     parser.add_argument("--paced-duration", type=float, default=15)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="server processes")
+    parser.add_argument(
+        "--workers", type=int, help="server processes (default: --tables; --threaded: the CPU count)"
+    )
+    parser.add_argument(
+        "--threaded", action="store_true", help="a thread per connection in each server process"
+    )
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument("--keep", action="store_true", help=f"keep the {BENCH_DB} database")
@@ -427,6 +442,10 @@ def main(argv: list[str]) -> int:
         "--db", default=BENCH_DB, help="scratch database (dropped, created); runs at once need their own"
     )
     args = parser.parse_args(argv[1:])
+    if args.workers is None:
+        args.workers = (os.cpu_count() or 2) if args.threaded else args.tables
+    if not args.threaded and args.workers < args.tables:
+        parser.error("sync workers serve one terminal's connection each: --workers must be >= --tables")
     BENCH_DB, PGBENCH_DB = args.db, f"{args.db}_pgbench"
 
     recreate(args.pg, BENCH_DB)
@@ -451,12 +470,12 @@ def main(argv: list[str]) -> int:
 
         call_command("migrate", verbosity=0)
         setups, session, csrf = set_up_floor(args.tables)
-        port, pids = serve_forked(args.workers)
+        port, pids = serve_forked(args.workers, threaded=args.threaded)
         time.sleep(0.5)
         print(
             f"{args.tables} tables ({sum(s.game == 'holdem' for s in setups)} hold'em, "
-            f"{sum(s.game != 'holdem' for s in setups)} Chinese poker), {args.workers} server processes, "
-            f"one keep-alive terminal per table",
+            f"{sum(s.game != 'holdem' for s in setups)} Chinese poker), {args.workers} server processes "
+            f"({'threaded' if args.threaded else 'sync workers'}), one keep-alive terminal per table",
             flush=True,
         )
         warm, _ = run_terminals(port, session, csrf, setups, 2, None)  # imports, connections, caches

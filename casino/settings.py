@@ -129,6 +129,8 @@ DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth -----------------------------------------------------------------------
+# ModelBackend, with a user's and their groups' permissions read in one query (casino/auth.py).
+AUTHENTICATION_BACKENDS = ["casino.auth.OneQueryModelBackend"]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
 from casino.db import service
@@ -64,7 +64,6 @@ from tables.models import (
     ChipMovementKind,
     CollectionRate,
     CollectionSchedule,
-    CollectionScheduleVersion,
     Game,
     GameKind,
     Hand,
@@ -81,11 +80,10 @@ from tables.models import (
 from tables.poker.errors import ShowdownError
 from tables.poker.kill import kill_blind
 from tables.poker.showdown import POT_GAMES, decide
-from tables.selectors import rate_for, rate_for_hand
+from tables.selectors import rate_for
 from tables.services import User
 
 CHINESE_RULES = "house"  # RULINGS §3: the default rule set of the card room
-MAX_START_ATTEMPTS = 3  # start_hand: schedule versions taking effect mid-start (see _deal)
 
 
 def fees_key(hand: Hand) -> str:
@@ -509,7 +507,8 @@ def _plan_deal(
 def _seatings(table: Table) -> dict[int, Seating]:
     return {
         s.seat.number: s
-        for s in Seating.objects.active().filter(table=table).select_related("seat", "player")
+        # order_by(): Seating's Meta ordering would join the table (a dict needs no order).
+        for s in Seating.objects.active().filter(table=table).select_related("seat", "player").order_by()
     }
 
 
@@ -552,14 +551,6 @@ def preview_fees(
     return plan
 
 
-class _RateMovedOn(Exception):
-    """A schedule version took effect between the plan and the hand's start time."""
-
-    def __init__(self, at: datetime.datetime) -> None:
-        super().__init__(at)
-        self.at = at
-
-
 @service
 def start_hand(
     *, table: Table, by: User, game: Game | None = None, sit_out_seat_numbers: Iterable[int] = ()
@@ -568,55 +559,62 @@ def start_hand(
 
     Under the table lock: the players who can pay their fee (and keep enough in play: 9 points at
     Chinese and Taiwanese poker) are dealt in, the others sit this hand out (:func:`_plan_deal`);
-    the floor's :func:`tables.services.start_hand` then rotates the buttons and records the hand
-    and its players from exactly that set (so button and players dealt in agree); the fees of the
-    rate in force at the hand's start (:func:`tables.selectors.rate_for_hand`) are collected into
-    the ledger as one transaction (key ``hand:<id>:fees``, the house account of the shift the hand
-    started in), each :class:`HandPlayer` records its fee and the chips it has in play; and only
-    then is the hand ``dealt``. Raises TableClosed, HandInProgress, NotEnoughPlayers,
-    NoCollectionRate, ConfigMismatch, FloorValidationError (unknown sit-out seat).
+    the floor (:func:`tables.services._start_locked`, the body of its ``start_hand``) then
+    rotates the buttons and records the hand and its players from exactly that set (so button and
+    players dealt in agree). The hand starts at the time of the plan: its ``created_at`` is the
+    time whose rate the plan read (:func:`tables.selectors.rate_for_hand` reads the same one), so
+    a schedule version taking effect while the hand starts can't leave the fees and the hand's
+    rate disagreeing. The fees are collected into the ledger as one transaction (key
+    ``hand:<id>:fees``, the house account of the shift the hand started in), each
+    :class:`HandPlayer` records its fee and the chips it has in play; and only then is the hand
+    ``dealt``. Raises TableClosed, HandInProgress, NotEnoughPlayers, NoCollectionRate,
+    ConfigMismatch, FloorValidationError (unknown sit-out seat).
     """
     table = floor._lock_table(table)
     _hold_schedule(table)
     if not table.is_open:
         raise TableClosed(f"Table {table.number} is closed.")
-    floor._refuse_if_hand_in_progress(table, "start a hand at")
+    number = floor._next_hand_number(table, "start a hand at")
     played = floor._game_for_hand(table, game)
     seatings = _seatings(table)
     sit_out = set(sit_out_seat_numbers)
     _check_sit_out(table, seatings, sit_out)
     chips = ledger_selectors.table_chips(table=table)
-    buttons = ButtonState.objects.select_related("button_seat", "kill_seat").filter(table=table).first()
+    buttons = floor._lock_buttons(table)
+    # The schedule row is held (_hold_schedule): no version can be added while the hand starts, and
+    # one dated later than ``at`` is not in force at the hand's start, which is ``at``.
     at = timezone.now()
-    for _attempt in range(MAX_START_ATTEMPTS):
-        plan = _plan_deal(
-            table=table, game=played, seatings=seatings, sit_out=sit_out, chips=chips, buttons=buttons, at=at
-        )
-        try:
-            with transaction.atomic():
-                hand, hand_players, fees = _deal(table=table, plan=plan, game=game, sit_out=sit_out, by=by)
-        except _RateMovedOn as moved:
-            at = moved.at
-            continue
-        break
-    else:  # pragma: no cover - needs three schedule versions taking effect within one start
-        raise FloorConflict(
-            "The collection schedule kept changing; start the hand again.", code="schedule_changed"
-        )
+    plan = _plan_deal(
+        table=table, game=played, seatings=seatings, sit_out=sit_out, chips=chips, buttons=buttons, at=at
+    )
+    fees = {d.seat: (d.fee_cents, d.chips_cents - d.fee_cents) for d in plan.dealt}
+    hand, hand_players = floor._start_locked(
+        table=table,
+        number=number,
+        played=played,
+        seatings=seatings,
+        buttons=buttons,
+        sit_out=sit_out | plan.unable_to_pay,
+        by=by,
+        created_at=at,
+        fees=fees,
+    )
+    dealt = [hp.seat.number for hp in hand_players]
+    if dealt != [d.seat for d in plan.dealt] or hand.button_seat.number != plan.button:
+        raise AssertionError(f"the floor dealt {dealt} with button {hand.button_seat.number}, planned {plan}")
     ledger.collect_fees(
         table=table,
         shift=Shift.at(hand.created_at),
-        fees=[(hp.player, fee) for hp, fee in zip(hand_players, fees, strict=True)],
+        fees=[(hp.player, fees[hp.seat.number][0]) for hp in hand_players],
         hand=hand,
         user=floor._user(by),
         idempotency_key=fees_key(hand),
         memo=f"Table {table.number} hand {hand.number}: collection, {plan.rate.fee_label}",
     )
-    for hp, fee in zip(hand_players, fees, strict=True):
-        hp.fee_cents = fee
-        hp.stack_cents = chips.get(hp.player_id, 0) - fee
-    HandPlayer.objects.bulk_update(hand_players, ["fee_cents", "stack_cents"])
-    return floor.set_hand_status(hand=hand, status=HandStatus.DEALT, by=by)
+    floor._move_hand(hand, HandStatus.DEALT, by=by)
+    hand.dealt_players = hand_players
+    hand.chips_after = {hp.player_id: fees[hp.seat.number][1] for hp in hand_players}  # chips - fee
+    return hand
 
 
 def _hold_schedule(table: Table) -> None:
@@ -625,9 +623,9 @@ def _hold_schedule(table: Table) -> None:
     A new schedule version (:func:`tables.services.revise_schedule`) locks the schedule ``FOR
     UPDATE`` before it takes its ``effective_from`` (now at the earliest): so it either commits
     before this hand plans its fees (and the plan sees it), or waits for the deal and takes effect
-    after the hand's start. Versions dated later are caught by :func:`_deal`'s check. ``KEY SHARE``
-    doesn't conflict with itself: hands at the tables sharing a schedule don't queue on its row.
-    (The table lock no longer takes the joined schedule, game and stakes rows ``FOR UPDATE``.)
+    after the hand's start. ``KEY SHARE`` doesn't conflict with itself: hands at the tables sharing
+    a schedule don't queue on its row. (The table lock doesn't take the joined schedule, game and
+    stakes rows ``FOR UPDATE``.)
     """
     if connection.vendor != "postgresql":
         return  # SQLite serialises whole write transactions
@@ -639,38 +637,6 @@ def _hold_schedule(table: Table) -> None:
             f"SELECT {pk} FROM {quote(meta.db_table)} WHERE {pk} = %s FOR KEY SHARE",
             [table.collection_schedule_id],
         )
-
-
-def _deal(
-    *, table: Table, plan: DealPlan, game: Game | None, sit_out: set[int], by: User
-) -> tuple[Hand, list[HandPlayer], list[int]]:
-    """The floor's start_hand with the plan's players; the fees of the rate of the hand's start.
-
-    Raises _RateMovedOn (rolled back by the caller's savepoint) when the rate in force at the
-    hand's ``created_at`` would leave someone unable to pay, which only happens when a schedule
-    version takes effect between the plan and the hand.
-    """
-    hand = floor.start_hand(table=table, by=by, game=game, sit_out_seat_numbers=sit_out | plan.unable_to_pay)
-    hand_players = list(hand.players.select_related("seat", "player").order_by("position"))
-    dealt = [hp.seat.number for hp in hand_players]
-    if dealt != [d.seat for d in plan.dealt] or hand.button_seat.number != plan.button:
-        raise AssertionError(f"the floor dealt {dealt} with button {hand.button_seat.number}, planned {plan}")
-    # The rate is the one in force at the hand's start (what tables.selectors.rate_for_hand reads):
-    # the plan's, unless a new schedule version took effect between the plan and the hand.
-    rate: CollectionRate | None = plan.rate
-    if CollectionScheduleVersion.objects.filter(
-        schedule_id=hand.collection_schedule_id,
-        effective_from__gt=plan.at,
-        effective_from__lte=hand.created_at,
-    ).exists():
-        rate = rate_for_hand(hand)
-    if rate is None:
-        raise _RateMovedOn(hand.created_at)
-    fees = rate.fees_by_position(len(hand_players))
-    chips = {d.seat: d.chips_cents for d in plan.dealt}
-    if any(not plan.rules.can_be_dealt_in(chips=chips[s], fee=f) for s, f in zip(dealt, fees, strict=True)):
-        raise _RateMovedOn(hand.created_at)
-    return hand, hand_players, fees
 
 
 # --- Showdown ---------------------------------------------------------------------------------------------
@@ -691,10 +657,16 @@ def _lock_hand(hand: Hand) -> tuple[Table, Hand]:
     """Lock the hand's table, then the hand (the floor's order), and return both fresh."""
     pk = hand.pk
     table = floor._lock_table(hand.table_id)
-    # Few joins (PostgreSQL plans a six-table join in 1-2 ms): the table is the row just locked,
-    # the button's and kill's seats come with the players (_hand_players).
-    locked = Hand.objects.select_for_update(of=("self",)).select_related("game", "stakes").get(pk=pk)
+    # No joins (PostgreSQL plans each join; the ORM builds each row): the table is the row just
+    # locked, and its game, stakes and schedule are the hand's unless they changed since the hand
+    # started (a dealer's choice game; a table reconfigured after a hand that is over), in which
+    # case they are read when used. The button's and kill's seats come with the players
+    # (_hand_players).
+    locked = Hand.objects.select_for_update().get(pk=pk)
     locked.table = table
+    for name in ("game", "stakes", "collection_schedule"):
+        if getattr(locked, f"{name}_id") == getattr(table, f"{name}_id"):
+            setattr(locked, name, getattr(table, name))
     return table, locked
 
 
@@ -919,11 +891,20 @@ def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Ha
         raise IllegalTransition(f"Hand {hand.number} is {hand.status}; deal it before the showdown.")
     hand_players = _hand_players(hand)
     chips = ledger_selectors.table_chips(table=table)
+    hand.dealt_players, hand.chips_after = hand_players, chips  # a showdown moves no chips
     engine_input = _engine_input(
         hand=hand, table=table, hand_players=hand_players, chips=chips, submitted=submitted
     )
     digest = digest_of(engine_input)
-    existing = HandResult.objects.select_for_update().filter(hand=hand).first()
+    existing = (
+        HandResult.objects.select_for_update(of=("self",))
+        .select_related("submitted_by")
+        .filter(hand=hand)
+        .order_by()
+        .first()
+    )
+    if existing is not None:
+        existing.hand = hand  # the locked, fresh one: what the caller shows
     if existing is not None and existing.digest == digest:
         return existing
     try:
@@ -951,7 +932,7 @@ def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Ha
         existing.save()
         result = existing
     if hand.status == HandStatus.DEALT:
-        floor.set_hand_status(hand=hand, status=HandStatus.SHOWDOWN, by=by)
+        floor._move_hand(hand, HandStatus.SHOWDOWN, by=by)
     return result
 
 
@@ -974,7 +955,15 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
     (a settled hand confirmed with another revision), FloorConflict ``chips_changed``.
     """
     table, hand = _lock_hand(hand)
-    reading = HandResult.objects.select_for_update().filter(hand=hand).first()
+    reading = (
+        HandResult.objects.select_for_update(of=("self",))
+        .select_related("submitted_by")
+        .filter(hand=hand)
+        .order_by()
+        .first()
+    )
+    if reading is not None:
+        reading.hand = hand  # the locked, fresh one: what the caller shows
     if hand.status == HandStatus.VOID:
         raise HandVoided(f"Hand {hand.number} at table {table.number} is void (misdeal); nothing is settled.")
     if hand.status == HandStatus.SETTLED:
@@ -998,7 +987,7 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
         )
     hand_players = _hand_players(hand)
     players = {hp.player_id: hp.player for hp in hand_players}
-    _check_chips_unchanged(table, hand, hand_players, reading)
+    chips = _check_chips_unchanged(table, hand, hand_players, reading)
     postings = reading.postings
     memo = f"Table {table.number} hand {hand.number}: settlement of reading r{reading.revision}"
     user = floor._user(by)
@@ -1037,17 +1026,30 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
     reading.save(
         update_fields=["status", "confirmed_at", "confirmed_by", "settlement", "outright_winner_seat_number"]
     )
-    floor.set_hand_status(hand=hand, status=HandStatus.SETTLED, by=by)
+    # The hand is the latest at its table (it was in progress) and its result isn't recorded yet (it
+    # wasn't settled): record_pot_result's checks hold; one UPDATE of the hand for both.
+    fields = floor._move_hand(hand, HandStatus.SETTLED, by=by, save=False)
     if hand.game.kind == GameKind.POT:
-        floor.record_pot_result(hand=hand, outright_winner_seat_number=winner, by=by)
+        _buttons, recorded = floor._record_pot_result_locked(
+            table=table,
+            hand=hand,
+            outright_winner_seat_number=winner,
+            dealt={hp.seat.number: hp.seat for hp in hand_players},
+        )
+        fields += recorded
+    hand.save(update_fields=fields)
+    hand.dealt_players = hand_players
+    hand.chips_after = {
+        hp.player_id: chips.get(hp.player_id, 0) + postings["net"][str(hp.seat.number)] for hp in hand_players
+    }
     return reading
 
 
 def _check_chips_unchanged(
     table: Table, hand: Hand, hand_players: Sequence[HandPlayer], reading: HandResult
-) -> None:
+) -> dict[int, int]:
     """The chips the reading was made with are still there (they are locked during the hand; this
-    guards against a posting made around the hand flow)."""
+    guards against a posting made around the hand flow). Returns the table's chips by player."""
     chips = ledger_selectors.table_chips(table=table)
     for entry, hp in zip(reading.engine_input["players"], hand_players, strict=True):
         now = chips.get(hp.player_id, 0)
@@ -1058,6 +1060,7 @@ def _check_chips_unchanged(
                 "submit the showdown again.",
                 code="chips_changed",
             )
+    return chips
 
 
 # --- Misdeal ----------------------------------------------------------------------------------------------

@@ -732,6 +732,12 @@ class Hand(models.Model):
     # Not a column: True on the hand a service returns for a request already carried out (e.g. a
     # second misdeal call for a hand that is already void).
     was_replayed: bool = False
+    # Not columns: set by the hand flow on the hand it has just locked and written (start, showdown,
+    # confirmation), so that the dealer's response is built without reading the players again: the
+    # players dealt in by position (seat and player loaded), and each one's chips at the table as
+    # the flow's transaction leaves them, by player id.
+    dealt_players: list[HandPlayer] | None = None
+    chips_after: dict[int, int] | None = None
 
     class Meta:
         ordering = ("table__number", "-number")

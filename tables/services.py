@@ -108,7 +108,7 @@ def _lock_buttons(table: Table) -> ButtonState:
     # The seats come with the row (the rotation reads their numbers); only the row is locked.
     buttons, _ = (
         ButtonState.objects.select_for_update(of=("self",))
-        .select_related("button_seat", "sitting_out_seat", "streak_seat", "kill_seat")
+        .select_related("button_seat", "streak_seat", "kill_seat")
         .get_or_create(table=table)
     )
     return buttons
@@ -116,6 +116,21 @@ def _lock_buttons(table: Table) -> ButtonState:
 
 def _hand_in_progress(table: Table) -> Hand | None:
     return Hand.objects.filter(table=table, status__in=HandStatus.in_progress()).first()
+
+
+def _next_hand_number(table: Table, doing: str) -> int:
+    """The next hand's number at ``table`` (locked by the caller), refusing while a hand is in
+    progress: one query, since the hand in progress, if any, is the latest hand (a table has at
+    most one, ``hand_one_in_progress_per_table``, and no hand starts while it lasts)."""
+    latest = Hand.objects.filter(table=table).order_by("-number").only("number", "status").first()
+    if latest is None:
+        return 1
+    if latest.is_in_progress:
+        raise HandInProgress(
+            f"Can't {doing} table {table.number}: hand {latest.number} is {latest.status}. "
+            "Settle or void it first."
+        )
+    return latest.number + 1
 
 
 def _refuse_if_hand_in_progress(table: Table, doing: str) -> None:
@@ -561,8 +576,14 @@ def _kill_state(buttons: ButtonState) -> rotation.KillState:
     )
 
 
-def _store_kill_state(buttons: ButtonState, state: rotation.KillState, table: Table) -> None:
-    seats = {s.number: s for s in Seat.objects.filter(table=table)}
+def _store_kill_state(
+    buttons: ButtonState, state: rotation.KillState, table: Table, seats: Mapping[int, Seat] | None = None
+) -> None:
+    """Save ``state`` into ``buttons``. ``seats`` by number, when the caller has the ones the state
+    names (a streak and a kill are always seats dealt into the hand that made them)."""
+    wanted = {n for n in (state.streak_seat, state.kill_seat) if n}
+    if seats is None or not wanted <= seats.keys():
+        seats = {s.number: s for s in Seat.objects.filter(table=table)}
     buttons.streak_seat = seats.get(state.streak_seat) if state.streak_seat else None
     buttons.streak_wins = state.streak_wins
     buttons.kill_seat = seats.get(state.kill_seat) if state.kill_seat else None
@@ -610,11 +631,11 @@ def start_hand(
     table = _lock_table(table)
     if not table.is_open:
         raise TableClosed(f"Table {table.number} is closed.")
-    _refuse_if_hand_in_progress(table, "start a hand at")
+    number = _next_hand_number(table, "start a hand at")
     played = _game_for_hand(table, game)
     seatings = {
         s.seat.number: s
-        for s in Seating.objects.active().filter(table=table).select_related("seat", "player")
+        for s in Seating.objects.active().filter(table=table).select_related("seat", "player").order_by()
     }
     sit_out = set(sit_out_seat_numbers)
     unknown = sorted(sit_out - set(seatings))
@@ -623,12 +644,41 @@ def start_hand(
             f"Nobody sits in seat(s) {', '.join(map(str, unknown))} at table {table.number}.",
             field="sit_out_seat_numbers",
         )
+    hand, _players = _start_locked(
+        table=table,
+        number=number,
+        played=played,
+        seatings=seatings,
+        buttons=_lock_buttons(table),
+        sit_out=sit_out,
+        by=by,
+    )
+    return hand
+
+
+def _start_locked(
+    *,
+    table: Table,
+    number: int,
+    played: Game,
+    seatings: Mapping[int, Seating],
+    buttons: ButtonState,
+    sit_out: set[int],
+    by: User,
+    created_at: datetime.datetime | None = None,
+    fees: Mapping[int, tuple[int, int]] | None = None,
+) -> tuple[Hand, list[HandPlayer]]:
+    """:func:`start_hand` after its checks, for a caller holding the table and ``buttons`` locked
+    and the table's active ``seatings`` by seat number (the hand flow, which has read them for
+    its plan); ``number`` from :func:`_next_hand_number`. ``created_at``: the hand's start
+    (default now). ``fees``: (fee, chips in play after it) by seat number, recorded on each
+    :class:`HandPlayer`. Returns the hand (its table, game, stakes, schedule and seats set from
+    the objects given) and its players by position."""
     eligible = sorted(set(seatings) - sit_out)
     if len(eligible) < MIN_PLAYERS:
         raise NotEnoughPlayers(
             f"Table {table.number} has {len(eligible)} player(s) ready; a hand needs at least {MIN_PLAYERS}."
         )
-    buttons = _lock_buttons(table)
     previous = buttons.button_seat
     button = rotation.next_button(previous.number if previous else None, eligible)
     dealt = rotation.deal_order(button, eligible, max_hands=played.max_hands)
@@ -641,7 +691,6 @@ def start_hand(
     out = rotation.sitting_out(dealt, eligible)
     kill = _kill_state(buttons)
     kill_on = kill.kill_seat is not None and kill.kill_seat in dealt and table.stakes.kill != KillType.NONE
-    number = (Hand.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
     hand = Hand.objects.create(
         table=table,
         number=number,
@@ -653,15 +702,25 @@ def start_hand(
         kill_seat=seatings[kill.kill_seat].seat if kill_on and kill.kill_seat else None,
         kill_multiplier_pct=table.stakes.kill_multiplier_pct if kill_on else 100,
         created_by=_user(by),
+        **({} if created_at is None else {"created_at": created_at}),
     )
-    HandPlayer.objects.bulk_create(
-        HandPlayer(hand=hand, seat=seatings[n].seat, player=seatings[n].player, position=i)
-        for i, n in enumerate(dealt, start=1)
+    players = HandPlayer.objects.bulk_create(
+        [
+            HandPlayer(
+                hand=hand,
+                seat=seatings[n].seat,
+                player=seatings[n].player,
+                position=i,
+                fee_cents=None if fees is None else fees[n][0],
+                stack_cents=None if fees is None else fees[n][1],
+            )
+            for i, n in enumerate(dealt, start=1)
+        ]
     )
     buttons.button_seat = seatings[button].seat
     buttons.sitting_out_seat = seatings[out[0]].seat if out else None
     buttons.save(update_fields=["button_seat", "sitting_out_seat", "updated_at"])
-    return hand
+    return hand, players
 
 
 @service
@@ -672,27 +731,41 @@ def set_hand_status(*, hand: Hand, status: str, by: User, reason: str = "") -> H
     IllegalTransition for any other move.
     """
     hand = Hand.objects.select_for_update().select_related("table").get(pk=hand.pk)
+    _move_hand(hand, status, by=by, reason=reason)
+    return hand
+
+
+def _move_hand(hand: Hand, status: str, *, by: User, reason: str = "", save: bool = True) -> list[str]:
+    """:func:`set_hand_status` on a hand the caller holds locked and fresh: check the transition,
+    set it in memory and save only the columns it changes (``save=False``: the caller saves them
+    with its own). Returns those columns."""
     hand.check_transition(status)
     now, user = timezone.now(), _user(by)
+    fields = ["status"]
     if status == HandStatus.VOID:
         reason = (reason or "").strip()
         if not reason:
             raise FloorValidationError("Say why the hand is void (e.g. the misdeal rule).", field="reason")
         hand.voided_at, hand.voided_by, hand.void_reason = now, user, reason
+        fields += ["voided_at", "voided_by", "void_reason"]
         # A misdeal is redealt with the same button (Robert's Rules): put the button back.
         buttons = _lock_buttons(hand.table)
-        buttons.button_seat = hand.previous_button_seat
+        buttons.button_seat_id = hand.previous_button_seat_id
         buttons.sitting_out_seat = None
         buttons.save(update_fields=["button_seat", "sitting_out_seat", "updated_at"])
     elif status == HandStatus.DEALT:
         hand.dealt_at, hand.dealt_by = now, user
+        fields += ["dealt_at", "dealt_by"]
     elif status == HandStatus.SHOWDOWN:
         hand.showdown_at = now
+        fields += ["showdown_at"]
     elif status == HandStatus.SETTLED:
         hand.settled_at, hand.settled_by = now, user
+        fields += ["settled_at", "settled_by"]
     hand.status = status
-    hand.save()
-    return hand
+    if save:
+        hand.save(update_fields=fields)
+    return fields
 
 
 def void_hand(*, hand: Hand, reason: str, by: User) -> Hand:
@@ -720,16 +793,23 @@ def record_pot_result(*, hand: Hand, outright_winner_seat_number: int | None, by
         raise FloorConflict(
             f"Hand {hand.number} is not the latest hand at table {table.number}.", code="not_latest_hand"
         )
+    dealt = {hp.seat.number: hp.seat for hp in hand.players.select_related("seat")}
+    buttons, fields = _record_pot_result_locked(
+        table=table, hand=hand, outright_winner_seat_number=outright_winner_seat_number, dealt=dealt
+    )
+    hand.save(update_fields=fields)
+    return buttons
+
+
+def _record_pot_result_locked(
+    *, table: Table, hand: Hand, outright_winner_seat_number: int | None, dealt: Mapping[int, Seat]
+) -> tuple[ButtonState, list[str]]:
+    """:func:`record_pot_result` after its checks, for a caller holding the table and the hand
+    locked; ``dealt``: the seats dealt into the hand by number. Updates the kill state and sets
+    the hand's result in memory; the caller saves the returned columns of the hand."""
     winner = None
     if outright_winner_seat_number is not None:
-        winner = next(
-            (
-                hp.seat
-                for hp in hand.players.select_related("seat")
-                if hp.seat.number == outright_winner_seat_number
-            ),
-            None,
-        )
+        winner = dealt.get(outright_winner_seat_number)
         if winner is None:
             raise FloorValidationError(
                 f"Seat {outright_winner_seat_number} was not dealt into hand {hand.number}.",
@@ -739,11 +819,10 @@ def record_pot_result(*, hand: Hand, outright_winner_seat_number: int | None, by
     state = rotation.after_pot(
         _kill_state(buttons), outright_winner_seat_number, kill_enabled=hand.stakes.kill != KillType.NONE
     )
-    _store_kill_state(buttons, state, table)
+    _store_kill_state(buttons, state, table, seats=dealt)
     hand.outright_winner_seat = winner
     hand.result_recorded_at = timezone.now()
-    hand.save(update_fields=["outright_winner_seat", "result_recorded_at"])
-    return buttons
+    return buttons, ["outright_winner_seat", "result_recorded_at"]
 
 
 # --- Collection schedules ----------------------------------------------------------------------------------

@@ -224,7 +224,7 @@ class TerminalTableViewSet(TerminalMixin, viewsets.GenericViewSet):  # type: ign
             sit_out_seat_numbers=data.get("sit_out_seat_numbers") or (),
             by=request.user,
         )
-        return Response(TerminalHandSerializer.from_hand(hand), status=status.HTTP_201_CREATED)
+        return Response(TerminalHandSerializer.from_hand(hand, fresh=True), status=status.HTTP_201_CREATED)
 
 
 class TerminalHandViewSet(TerminalMixin, viewsets.GenericViewSet):  # type: ignore[type-arg]
@@ -240,10 +240,11 @@ class TerminalHandViewSet(TerminalMixin, viewsets.GenericViewSet):  # type: igno
     }
 
     def _hand(self) -> Hand:
-        hand = Hand.objects.filter(pk=self.kwargs["pk"]).first()
-        if hand is None:
-            raise FloorNotFound(f"There is no hand {self.kwargs['pk']}.", code="hand_not_found")
-        return hand
+        # get(), not first(): first() would order by Hand's Meta ordering, a join to the table.
+        try:
+            return Hand.objects.get(pk=self.kwargs["pk"])
+        except Hand.DoesNotExist:
+            raise FloorNotFound(f"There is no hand {self.kwargs['pk']}.", code="hand_not_found") from None
 
     @extend_schema(
         responses={200: TerminalHandSerializer, **ERRORS}, summary="The hand, its fees and its reading"
@@ -262,8 +263,8 @@ class TerminalHandViewSet(TerminalMixin, viewsets.GenericViewSet):  # type: igno
     def showdown(self, request: Request, pk: str | None = None, *, idempotency_key: str) -> Response:
         hand = self._hand()
         _input(ShowdownSerializer, request)  # the shape; the flow checks the content
-        hand_flow.submit_showdown(hand=hand, submitted=request.data, by=request.user)
-        return Response(TerminalHandSerializer.from_hand(hand))
+        reading = hand_flow.submit_showdown(hand=hand, submitted=request.data, by=request.user)
+        return Response(TerminalHandSerializer.from_hand(reading.hand, fresh=True, reading=reading))
 
     @extend_schema(
         request=ConfirmSerializer,
@@ -277,7 +278,11 @@ class TerminalHandViewSet(TerminalMixin, viewsets.GenericViewSet):  # type: igno
         hand = self._hand()
         data = _input(ConfirmSerializer, request)
         reading = hand_flow.confirm_settlement(hand=hand, by=request.user, revision=data.get("revision"))
-        return Response(TerminalHandSerializer.from_hand(hand, replayed=reading.was_replayed))
+        return Response(
+            TerminalHandSerializer.from_hand(
+                reading.hand, replayed=reading.was_replayed, fresh=True, reading=reading
+            )
+        )
 
     @extend_schema(
         request=MisdealSerializer,

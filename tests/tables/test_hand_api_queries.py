@@ -10,6 +10,7 @@ plus a little headroom; they don't grow with the number of players.
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -19,14 +20,16 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, connection, connections, transaction
 from django.test import Client
 
+from ledger import selectors as ledger_selectors
 from tables import hand_flow, services
 from tables.models import CollectionSchedule, Game, Hand, HandStatus, Player, Stakes, Table
+from tables.terminal_serializers import TerminalHandSerializer
 
 # Measured 2026-11-24 on PostgreSQL, six players, inside the test's transaction (savepoints where a
-# server has BEGIN/COMMIT): start 43 (42 once the house account exists), showdown 20, confirm 38;
-# SQLite one fewer (no FOR KEY SHARE). Before the fixes of benchmarks/README.md "Hand API" a hand
-# was 56, 25 and 53: these bounds fail on that code.
-MAX_QUERIES = {"start": 46, "showdown": 22, "confirm": 41}
+# server has BEGIN/COMMIT): start 29 (28 once the house account exists), showdown 15, confirm 26;
+# SQLite one or two fewer (no FOR KEY SHARE). Before the fixes of benchmarks/README.md "Hand API" a
+# hand was 56, 25 and 53, and then 43, 20 and 38: these bounds fail on that code.
+MAX_QUERIES = {"start": 31, "showdown": 16, "confirm": 28}
 
 _keys = (f"query-count-{n:08d}" for n in itertools.count())
 
@@ -65,15 +68,24 @@ def _showdown(players: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _chips_shown(response: dict[str, Any]) -> dict[int, int]:
+    return {p["player"]: p["chips_cents"] for p in response["players"]}
+
+
 def test_a_hand_stays_within_its_statements(
     dealer: Client, table: Table, django_assert_max_num_queries: Any
 ) -> None:
+    """Also: the chips each response shows (built from what the flow holds, not read again) are
+    the ledger's, and the response is the one a fresh read of the hand gives."""
+    fees = 0
     for _ in range(2):  # the second hand: the button has moved, the accounts exist
         with django_assert_max_num_queries(MAX_QUERIES["start"]):
             hand = _post(dealer, f"/api/terminal/tables/{table.number}/hands/", {})
         assert len(hand["players"]) == 6
+        assert _chips_shown(hand) == ledger_selectors.table_chips(table=table)
         with django_assert_max_num_queries(MAX_QUERIES["showdown"]):
             read = _post(dealer, f"/api/terminal/hands/{hand['id']}/showdown/", _showdown(hand["players"]))
+        assert _chips_shown(read) == ledger_selectors.table_chips(table=table)
         with django_assert_max_num_queries(MAX_QUERIES["confirm"]):
             settled = _post(
                 dealer,
@@ -82,6 +94,12 @@ def test_a_hand_stays_within_its_statements(
             )
         assert settled["status"] == HandStatus.SETTLED
         assert Hand.objects.get(pk=hand["id"]).status == HandStatus.SETTLED
+        chips = ledger_selectors.table_chips(table=table)
+        assert _chips_shown(settled) == chips
+        fees += sum(p["fee_cents"] for p in settled["players"])
+        assert sum(chips.values()) == 6 * 5_000 - fees
+        fresh = TerminalHandSerializer.from_hand(Hand.objects.get(pk=hand["id"]))
+        assert json.loads(json.dumps(fresh, default=str)) == settled
 
 
 def _in_other_connection(call: Callable[[], Any]) -> Any:

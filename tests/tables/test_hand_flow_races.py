@@ -188,14 +188,14 @@ def test_a_connection_dropped_mid_settlement_leaves_nothing_half_posted(
     if where == "mid-posting":  # the entries are written, the balances not yet
         monkeypatch.setattr(ledger_services, "_apply_balances", lambda lines: drop())
     else:  # the posting is complete, the hand not yet settled
-        set_status = services.set_hand_status
+        move = services._move_hand
 
-        def dropping(**kwargs: Any) -> Hand:
-            if kwargs["status"] == HandStatus.SETTLED:
+        def dropping(hand: Hand, status: str, **kwargs: Any) -> list[str]:
+            if status == HandStatus.SETTLED:
                 drop()
-            return set_status(**kwargs)
+            return move(hand, status, **kwargs)
 
-        monkeypatch.setattr(services, "set_hand_status", dropping)
+        monkeypatch.setattr(services, "_move_hand", dropping)
     (outcome,) = together(lambda: hand_flow.confirm_settlement(hand=hand, by=users["dealer"]))
     monkeypatch.undo()
 

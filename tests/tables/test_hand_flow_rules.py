@@ -307,11 +307,12 @@ class TestDealingIn:
             assert rate is not None
             assert rate.fees_by_position(3) == fees
 
-    def test_a_schedule_version_taking_effect_during_the_start_is_the_one_applied(
+    def test_a_hand_pays_the_rate_in_force_at_its_recorded_start(
         self, make_table: MakeTable, seat_players: SeatPlayers, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """The plan is made at one time, the hand starts a moment later; a version taking effect in
-        between decides the fees, and whoever can't pay them is left out (the start is redone)."""
+        """The hand's start is the moment its plan read the rate: a version that takes effect after
+        that moment, even one already in force when the row is written, is the next hand's, and
+        the fees collected are always those of ``rate_for_hand`` (the rate at ``created_at``)."""
         table = make_table(game="chinese-poker", stakes="points-5", schedule="CP2")
         ana, ben, cat = seat_players(table, [1, 2, 3])
         buy(table, ana, 10_000)
@@ -327,16 +328,27 @@ class TestDealingIn:
             reason="a $60 button fee",
         )  # fmt: skip
         time.sleep(1.1)
-        # The flow's clock lags behind: its plan reads the old rate ($2 from Ana, the button).
+        # The flow's clock lags behind the new version: the hand starts under the old rate.
         lagging = timezone.now() - datetime.timedelta(seconds=5)
-        monkeypatch.setattr(hand_flow, "timezone", SimpleNamespace(now=lambda: lagging))
-        hand = hand_flow.start_hand(table=table, by=None)
-        # Under the rate in force at the hand's start Ana can't pay $60 and keep 9 points: the
-        # button goes to Ben, and Ana sits the hand out.
-        assert (hand.button_seat.number, [hp.seat.number for hp in hand.players.all()]) == (2, [2, 3])
-        assert [hp.fee_cents for hp in hand.players.order_by("position")] == [6_000, 100]
+        with monkeypatch.context() as patched:
+            patched.setattr(hand_flow, "timezone", SimpleNamespace(now=lambda: lagging))
+            hand = hand_flow.start_hand(table=table, by=None)
+        assert hand.created_at == lagging
+        old = rate_for_hand(hand)
+        assert old is not None
+        assert old.fees_by_position(3)[0] == 200  # $2 from Ana, the button
+        assert [hp.fee_cents for hp in hand.players.order_by("position")] == old.fees_by_position(3)
+        assert sum(chips(table, ana, ben, cat)) == 40_000 - sum(old.fees_by_position(3))
+        hand_flow.misdeal(hand=hand, reason="redeal", by=None)
+        # Now: the $60 button fee. Ana can't pay it and keep 9 points: the button goes to Ben,
+        # and Ana sits the hand out.
+        redeal = hand_flow.start_hand(table=table, by=None)
+        assert (redeal.button_seat.number, [hp.seat.number for hp in redeal.players.all()]) == (2, [2, 3])
+        assert [hp.fee_cents for hp in redeal.players.order_by("position")] == [6_000, 100]
         assert chips(table, ana, ben, cat) == [10_000, 14_000, 9_900]
-        assert Hand.objects.filter(table=table).count() == 1
+        new = rate_for_hand(redeal)
+        assert new is not None
+        assert new.fees_by_position(2) == [6_000, 100]
 
 
 class TestShowdownChecks:

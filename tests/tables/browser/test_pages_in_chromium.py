@@ -106,7 +106,7 @@ def open_as(chromium: Any, live_server: Any, users: dict[str, Any]) -> Iterator[
         user = users[role]
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         context = chromium.new_context(base_url=live_server.url, viewport={"width": 1024, "height": 1366})
