@@ -7,7 +7,7 @@ Everything is read from environment variables, each with a safe default, so that
 
 Variables: DEBUG, SECRET_KEY, DATABASE_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
 TIME_ZONE, CELERY_BROKER_URL, CELERY_RESULT_BACKEND, SECURE_SSL_REDIRECT,
-SECURE_HSTS_SECONDS, LOG_LEVEL.
+SECURE_HSTS_SECONDS, LOG_LEVEL, CONN_MAX_AGE, DATABASE_PREPARED_STATEMENTS.
 """
 
 from __future__ import annotations
@@ -125,6 +125,13 @@ if _db.get("ENGINE") not in {"django.db.backends.sqlite3", "django.db.backends.p
 if _db["ENGINE"] == "django.db.backends.sqlite3":
     # Serialise writers at BEGIN so concurrent postings wait instead of failing.
     _db.setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
+elif env_bool("DATABASE_PREPARED_STATEMENTS", True):
+    # PostgreSQL plans every statement it is sent; a hand's 70 statements are the same few dozen
+    # texts each time. Server-side binding lets psycopg prepare a statement after its 5th run on a
+    # connection, and PostgreSQL reuse its plan: about a third less database CPU per hand
+    # (benchmarks/README.md, "Hand API"). Off (``0``) behind a transaction-mode connection pooler,
+    # which can't keep a connection's prepared statements.
+    _db.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
 DATABASES = {"default": _db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -46,6 +46,13 @@ def test_check_deploy_passes_with_production_environment() -> None:
         ({"DATABASE_URL": "nonsense"}, "DATABASE_URL"),
         ({"CONN_MAX_AGE": "ten"}, "CONN_MAX_AGE='ten' is not an integer"),
         ({"LEDGER_DROP_VARIANCE_THRESHOLD_BP": "12000"}, "is not 0 to 10000 basis points"),
+        (
+            {
+                "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/casino",
+                "DATABASE_PREPARED_STATEMENTS": "maybe",
+            },
+            "DATABASE_PREPARED_STATEMENTS='maybe' is not a boolean",
+        ),
     ],
 )
 def test_bad_environment_value_fails_loudly_at_start(env: dict[str, str], message: str) -> None:
@@ -78,3 +85,29 @@ def test_without_a_broker_tasks_run_in_process() -> None:
         env={"CELERY_BROKER_URL": "redis://127.0.0.1:6379/0"},
     )
     assert result.stdout.strip().splitlines()[-1] == "False", result.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/casino"}, "True 5"),
+        (
+            {
+                "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/casino",
+                "DATABASE_PREPARED_STATEMENTS": "0",
+            },
+            "None None",
+        ),
+        ({"DATABASE_URL": "sqlite:///tmp-casino-settings-test.sqlite3"}, "None None"),
+    ],
+)
+def test_postgresql_statements_are_prepared_unless_turned_off(env: dict[str, str], expected: str) -> None:
+    """Server-side binding and psycopg's prepare threshold (benchmarks/README.md, "Hand API")."""
+    result = run_manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; o = settings.DATABASES['default'].get('OPTIONS', {}); "
+        "print(o.get('server_side_binding'), o.get('prepare_threshold'))",
+        env=env,
+    )
+    assert result.stdout.strip().splitlines()[-1] == expected, result.stderr
