@@ -24,8 +24,14 @@ What it does:
    * a paced run at ``--rate`` hands per second over all tables (open loop: each terminal starts
      a hand on a fixed schedule, so a slow response delays nothing that comes after it):
      p50/p99 latency per request;
-4. checks the books afterwards (``verify_ledger``; every hand settled, no request failed);
-5. runs ``pgbench -i`` and ``pgbench -c 10 -j 2 -T 10`` against a scratch database and prints its
+4. measures the stack's floor (``--floor-duration`` seconds, 0 to skip): the same terminals send
+   ``POST /bench/noop/`` (``benchmarks/api_floor_urls.py``: the same middleware, session
+   authentication, CSRF and ``tables.run_hand`` permission check as "start hand", a parsed JSON
+   body, no rows read or written) three at a time, as a hand would; the requests/s, the CPU per
+   request (server, PostgreSQL, this client process) and how busy the machine was give the most
+   hands per second that three authenticated requests allow on this machine before any work;
+5. checks the books afterwards (``verify_ledger``; every hand settled, no request failed);
+6. runs ``pgbench -i`` and ``pgbench -c 10 -j 2 -T 10`` against a scratch database and prints its
    TPS next to the figures. Targets: settled hands/s >= pgbench TPS / 10; p99 < 50 ms at 20 hands/s.
 """
 
@@ -124,6 +130,48 @@ def cpu_seconds(pids: Iterable[int]) -> float:
             continue
         total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def machine_cpu() -> tuple[int, int]:
+    """(all, idle) jiffies of the whole machine so far (Linux /proc/stat, every CPU)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(values), values[3] + values[4]  # idle + iowait
+
+
+@dataclass
+class CpuUse:
+    """CPU seconds used over one run: the server's workers, PostgreSQL's backends, this process
+    (the terminals), and the share of the whole machine that was busy."""
+
+    server: float
+    postgres: float
+    client: float
+    busy: float
+
+
+class CpuMeter:
+    def __init__(self, server_pids: list[int], pg_url: str) -> None:
+        self.server_pids, self.pg_url = server_pids, pg_url
+
+    def __enter__(self) -> CpuMeter:
+        self.pg_pids = postgres_backends(self.pg_url)
+        self.start = (
+            cpu_seconds(self.server_pids),
+            cpu_seconds(self.pg_pids),
+            time.process_time(),
+            machine_cpu(),
+        )
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        server, pg, client, (total, idle) = self.start
+        total_now, idle_now = machine_cpu()
+        self.use = CpuUse(
+            server=cpu_seconds(self.server_pids) - server,
+            postgres=cpu_seconds(self.pg_pids) - pg,
+            client=time.process_time() - client,
+            busy=1 - (idle_now - idle) / max(total_now - total, 1),
+        )
 
 
 # --- The server: a pre-forked, threaded HTTP/1.1 WSGI server -------------------------------------------
@@ -379,12 +427,27 @@ class Terminal:
         with self.stats.lock:
             self.stats.settled += 1
 
+    def play_noop(self) -> None:
+        """A hand's three requests with no work behind them (the floor; api_floor_urls.py)."""
+        for endpoint in ("start", "showdown", "confirm"):
+            self.post(endpoint, "/bench/noop/", {"table": self.setup.number})
+        with self.stats.lock:
+            self.stats.settled += 1
+
 
 def run_terminals(
-    port: int, session: str, csrf: str, setups: list[TableSetup], seconds: float, rate: float | None
+    port: int,
+    session: str,
+    csrf: str,
+    setups: list[TableSetup],
+    seconds: float,
+    rate: float | None,
+    *,
+    noop: bool = False,
 ) -> tuple[Stats, float]:
     """Every terminal plays hands for ``seconds``: as fast as it can (``rate`` None) or starting
-    hands on a fixed schedule, ``rate`` hands per second over all tables."""
+    hands on a fixed schedule, ``rate`` hands per second over all tables. ``noop``: each "hand"
+    is three requests to the no-op endpoint instead (the floor)."""
     stats = Stats()
     stop = time.perf_counter() + seconds
     interval = None if rate is None else len(setups) / rate
@@ -401,7 +464,7 @@ def run_terminals(
                     next_start += interval
                 if time.perf_counter() >= stop:
                     return
-                terminal.play_hand()
+                terminal.play_noop() if noop else terminal.play_hand()
         except Exception as exc:
             with stats.lock:
                 stats.errors.append(f"table {setup.number}: {exc}")
@@ -436,6 +499,9 @@ def main(argv: list[str]) -> int:
         "--threaded", action="store_true", help="a thread per connection in each server process"
     )
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
+    parser.add_argument(
+        "--floor-duration", type=float, default=8, help="no-op requests (the stack's floor), seconds; 0 skips"
+    )
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument("--keep", action="store_true", help=f"keep the {BENCH_DB} database")
     parser.add_argument(
@@ -470,6 +536,10 @@ def main(argv: list[str]) -> int:
 
         call_command("migrate", verbosity=0)
         setups, session, csrf = set_up_floor(args.tables)
+        from django.test.utils import override_settings
+
+        # The project's URLs with the no-op floor endpoint in front (benchmark code only).
+        override_settings(ROOT_URLCONF="benchmarks.api_floor_urls").enable()
         port, pids = serve_forked(args.workers, threaded=args.threaded)
         time.sleep(0.5)
         print(
@@ -479,12 +549,17 @@ def main(argv: list[str]) -> int:
             flush=True,
         )
         warm, _ = run_terminals(port, session, csrf, setups, 2, None)  # imports, connections, caches
-        cpu_before = cpu_seconds(pids), cpu_seconds(postgres_backends(args.pg))
-        free, free_elapsed = run_terminals(port, session, csrf, setups, args.duration, None)
-        cpu_app = cpu_seconds(pids) - cpu_before[0]
-        cpu_db = cpu_seconds(postgres_backends(args.pg)) - cpu_before[1]
+        with CpuMeter(pids, args.pg) as free_cpu:
+            free, free_elapsed = run_terminals(port, session, csrf, setups, args.duration, None)
         paced, paced_elapsed = run_terminals(port, session, csrf, setups, args.paced_duration, args.rate)
-        problems = warm.errors + free.errors + paced.errors
+        floor: Stats | None = None
+        if args.floor_duration > 0:
+            run_terminals(port, session, csrf, setups, 1, None, noop=True)  # warm the no-op route
+            with CpuMeter(pids, args.pg) as floor_cpu:
+                floor, floor_elapsed = run_terminals(
+                    port, session, csrf, setups, args.floor_duration, None, noop=True
+                )
+        problems = warm.errors + free.errors + paced.errors + (floor.errors if floor else [])
     finally:
         for pid in pids:
             os.kill(pid, signal.SIGTERM)
@@ -521,10 +596,29 @@ def main(argv: list[str]) -> int:
     )
     print(f"| pgbench TPS (-c 10 -j 2 -T {args.pgbench_seconds}, TPC-B) | {tps:,.1f} | ceiling |")
     print(f"| requests/s (free run) | {len(requests) / free_elapsed:,.1f} | |")
+    cpus = os.cpu_count() or 1
     if free.settled:
+        use = free_cpu.use
         print(
-            f"| CPU per settled hand (free run): app / PostgreSQL | {1000 * cpu_app / free.settled:,.1f} / "
-            f"{1000 * cpu_db / free.settled:,.1f} ms | {os.cpu_count()} CPUs |"
+            f"| CPU per settled hand (free run): app / PostgreSQL / terminals | "
+            f"{1000 * use.server / free.settled:,.1f} / {1000 * use.postgres / free.settled:,.1f} / "
+            f"{1000 * use.client / free.settled:,.1f} ms | machine {100 * use.busy:.0f}% busy, {cpus} CPUs |"
+        )
+    if floor is not None and floor.settled:
+        use, n = floor_cpu.use, len(floor.all())
+        floor_rate = floor.settled / floor_elapsed
+        print(
+            f'| floor: 3 authenticated no-op requests as a hand (free run) | {floor_rate:,.1f} "hands"/s, '
+            f"{n / floor_elapsed:,.0f} requests/s | machine {100 * use.busy:.0f}% busy |"
+        )
+        print(
+            f"| floor CPU per request: server / PostgreSQL / terminals | {1000 * use.server / n:.2f} / "
+            f"{1000 * use.postgres / n:.2f} / {1000 * use.client / n:.2f} ms | |"
+        )
+        per_hand = 3 * (use.server + use.postgres + use.client) / n
+        print(
+            f"| floor: the most hands/s {cpus} CPUs allow for three such requests and nothing else | "
+            f"{cpus / per_hand:,.1f} | vs target {tps / 10:,.1f} |"
         )
     print(f"| latency p50 / p99, free run | {ms(requests, 0.5):.1f} / {ms(requests, 0.99):.1f} ms | |")
     paced_all = paced.all()
