@@ -429,14 +429,15 @@ class SeatingViewSet(
     @extend_schema(
         request=MovePlayerSerializer,
         responses={201: SeatingSerializer, **ERRORS},
-        summary="Move the player to another seat (returns the new seating)",
+        summary="Move the player to another seat, or to another table with their chips (the new seating)",
     )
     @action(detail=True, methods=["post"])
     def move(self, request: Request, pk: str | None = None) -> Response:
         seating = self.get_object()
         data = _input(MovePlayerSerializer, request)
         to_table = _table(data["to_table"]) if data.get("to_table") else None
-        new = services.move_player(
+        # A table change carries the chips (the money flow); a seat change is the floor's alone.
+        new = hand_flow.move_player(
             seating=seating, to_seat_number=data["to_seat_number"], to_table=to_table, by=request.user
         )
         return Response(SeatingSerializer(new).data, status=status.HTTP_201_CREATED)

@@ -108,7 +108,7 @@ class ManageTableView(PermissionRequiredMixin, View):
                     to_seat = _int(data.get("to_seat"))
                     if to_seat is None:
                         raise PageInputError("Choose the seat to move to.")
-                    services.move_player(seating=seating, to_seat_number=to_seat, by=by)
+                    hand_flow.move_player(seating=seating, to_seat_number=to_seat, by=by)
                     messages.success(request, f"{seating.player.name} moved to seat {to_seat}.")
                 else:
                     services.unseat_player(seating=seating, by=by)

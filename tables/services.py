@@ -530,16 +530,38 @@ def unseat_player(*, seating: Seating, by: User) -> Seating:
 
 @service
 def move_player(*, seating: Seating, to_seat_number: int, by: User, to_table: Table | None = None) -> Seating:
-    """Move a seated player to another seat, at the same table or at ``to_table``.
+    """Move a seated player to another seat at the same table (a seat change).
 
     The old seating ends and a new one starts at the same moment. Refused while the player is
-    dealt into a hand in progress, or when the new seat is taken or the new table closed.
+    dealt into a hand in progress, or when the new seat is taken. A move to another table is a
+    table change: it carries the player's chips, so it is :func:`tables.hand_flow.move_player`
+    (this function refuses it rather than leave the chips behind on the old table's account).
     """
+    if to_table is not None and to_table.pk != seating.table_id:
+        raise FloorValidationError(
+            "A table change carries the player's chips: use the money flow (tables.hand_flow.move_player).",
+            field="to_table",
+        )
+    table = _lock_table(seating.table_id)
+    return _move_locked(
+        seating=seating, from_table=table, target_table=table, to_seat_number=to_seat_number, by=by
+    )
+
+
+def _lock_tables_for_move(seating: Seating, to_table: Table | None) -> tuple[Table, Table]:
+    """Lock the seating's table and ``to_table`` (if another) in primary-key order, so that two
+    crossing moves can't deadlock; returns (from table, target table), both locked."""
     from_table_id = seating.table_id
     to_table_id = to_table.pk if to_table is not None else from_table_id
-    # Lock both tables in primary-key order so that two crossing moves can't deadlock.
     locked = {t.pk: t for t in (_lock_table(pk) for pk in sorted({from_table_id, to_table_id}))}
-    from_table, target_table = locked[from_table_id], locked[to_table_id]
+    return locked[from_table_id], locked[to_table_id]
+
+
+def _move_locked(
+    *, seating: Seating, from_table: Table, target_table: Table, to_seat_number: int, by: User
+) -> Seating:
+    """The move's checks and rows, both tables already locked by the caller (one decision for the
+    floor's seat change and the money flow's table change)."""
     seating = Seating.objects.select_for_update().select_related("seat", "player", "table").get(pk=seating.pk)
     if not seating.is_active:
         raise NotSeated(f"{seating.player} is no longer seated at table {from_table.number}.")

@@ -210,3 +210,26 @@ def test_a_connection_dropped_mid_settlement_leaves_nothing_half_posted(
     reading = hand_flow.confirm_settlement(hand=hand, by=users["dealer"])
     assert not reading.was_replayed
     assert chips(table) == [2_900, 7_500, 4_500]
+
+
+def test_the_same_table_change_from_two_terminals_moves_once(
+    table: Table, make_table: Callable[..., Table]
+) -> None:
+    other, third = make_table(stakes="nl-20-100"), make_table(stakes="nl-20-100")
+    seating = Seating.objects.active().get(table=table, seat__number=1)
+    # Two floor terminals move the same player at once, to two different tables (crossing locks).
+    results = together(
+        lambda: hand_flow.move_player(seating=seating, to_table=other, to_seat_number=2, by=None),
+        lambda: hand_flow.move_player(seating=seating, to_table=third, to_seat_number=5, by=None),
+    )
+    moved = [r for r in results if isinstance(r, Seating)]
+    assert len(moved) == 1, results
+    assert any(isinstance(r, errors.NotSeated) for r in results), results
+    player = seating.player
+    where = {t.number: ledger_selectors.player_chips(table=t, player=player) for t in (table, other, third)}
+    assert where == {table.number: 0, other.number: 0, third.number: 0} | {moved[0].table.number: 5_000}
+    assert list(Seating.objects.active().filter(player=player)) == moved
+    assert (
+        JournalTransaction.objects.filter(idempotency_key=f"seating:{seating.pk}:table-change").count() == 1
+    )
+    assert verify_ledger().ok

@@ -231,18 +231,25 @@ class TestSeating:
         services.seat_player(table=table, seat_number=4, player=make_player(), by=None)
         assert Seating.objects.filter(seat__table=table, seat__number=4).count() == 2
 
-    def test_move_within_and_between_tables(
-        self, make_table: MakeTable, make_player: Callable[..., Player]
-    ) -> None:
-        one, two, ana = make_table(), make_table(), make_player("Ana")
+    def test_move_within_a_table(self, make_table: MakeTable, make_player: Callable[..., Player]) -> None:
+        one, ana = make_table(), make_player("Ana")
         seating = services.seat_player(table=one, seat_number=1, player=ana, by=None)
         moved = services.move_player(seating=seating, to_seat_number=7, by=None)
         assert (moved.table, moved.seat.number) == (one, 7)
         seating.refresh_from_db()
         assert seating.left_at == moved.seated_at
-        again = services.move_player(seating=moved, to_table=two, to_seat_number=3, by=None)
-        assert (again.table, again.seat.number) == (two, 3)
-        assert list(Seating.objects.active().filter(player=ana)) == [again]
+        assert list(Seating.objects.active().filter(player=ana)) == [moved]
+
+    def test_a_table_change_is_not_the_floors_alone(
+        self, make_table: MakeTable, make_player: Callable[..., Player]
+    ) -> None:
+        # It carries the chips: tables.hand_flow.move_player (tests/tables/test_table_change.py).
+        one, two = make_table(), make_table()
+        seating = services.seat_player(table=one, seat_number=1, player=make_player(), by=None)
+        before = snapshot_floor()
+        with pytest.raises(errors.FloorValidationError, match="carries the player's chips"):
+            services.move_player(seating=seating, to_table=two, to_seat_number=3, by=None)
+        assert snapshot_floor() == before
 
     def test_move_to_a_taken_seat_changes_nothing(
         self, make_table: MakeTable, seat_players: SeatPlayers
