@@ -7,7 +7,9 @@ Everything is read from environment variables, each with a safe default, so that
 
 Variables: DEBUG, SECRET_KEY, DATABASE_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
 TIME_ZONE, CELERY_BROKER_URL, CELERY_RESULT_BACKEND, SECURE_SSL_REDIRECT,
-SECURE_HSTS_SECONDS, LOG_LEVEL, CONN_MAX_AGE, DATABASE_PREPARED_STATEMENTS.
+SECURE_HSTS_SECONDS, LOG_LEVEL, CONN_MAX_AGE, DATABASE_PREPARED_STATEMENTS,
+LEDGER_TASK_MAX_RETRIES, LEDGER_TASK_RETRY_BACKOFF_MAX, LEDGER_DROP_VARIANCE_THRESHOLD_BP,
+IDEMPOTENCY_KEY_RETENTION_HOURS.
 """
 
 from __future__ import annotations
@@ -241,6 +243,14 @@ if not 0 <= LEDGER_DROP_VARIANCE_THRESHOLD_BP <= 10_000:
     raise ImproperlyConfigured(
         f"LEDGER_DROP_VARIANCE_THRESHOLD_BP={LEDGER_DROP_VARIANCE_THRESHOLD_BP} is not 0 to 10000 basis "
         "points"
+    )
+# The API's replay records (Idempotency-Key -> first response) are kept this many hours, then
+# purged daily. A retry after that is a new request; money is still posted once, since the
+# ledger keeps its own keys forever (docs/hand-flow.md, "Idempotency keys").
+IDEMPOTENCY_KEY_RETENTION_HOURS = env_int("IDEMPOTENCY_KEY_RETENTION_HOURS", 48)
+if IDEMPOTENCY_KEY_RETENTION_HOURS < 1:
+    raise ImproperlyConfigured(
+        f"IDEMPOTENCY_KEY_RETENTION_HOURS={IDEMPOTENCY_KEY_RETENTION_HOURS} must be at least 1 hour"
     )
 
 # --- Logging -------------------------------------------------------------------------------

@@ -10,7 +10,9 @@ The crontab times are on the card room's clock (``settings.TIME_ZONE``):
 
 * ``ledger.close_ended_shifts`` at 00:15, 08:15 and 16:15: a quarter of an hour after each shift
   ends, close it (and any shift missed before);
-* ``ledger.verify_ledger_nightly`` at 04:30: verify the ledger and the database guards, store it.
+* ``ledger.verify_ledger_nightly`` at 04:30: verify the ledger and the database guards, store it;
+* ``tables.purge_idempotency_keys`` at 05:00: drop the API's replay records older than
+  ``settings.IDEMPOTENCY_KEY_RETENTION_HOURS`` (the ledger's own keys are never dropped).
 """
 
 from __future__ import annotations
@@ -46,6 +48,13 @@ SCHEDULES = (
         minute="30",
         hour="4",
         description="verify_ledger and the database-guard check, stored as an IntegrityCheck.",
+    ),
+    Schedule(
+        name="tables: purge expired idempotency keys",
+        task="tables.purge_idempotency_keys",
+        minute="0",
+        hour="5",
+        description="Delete the API's replay records (IdempotentRequest) past their retention.",
     ),
 )
 

@@ -13,18 +13,25 @@ Contract of :func:`idempotent` (a decorator for DRF view methods that write):
 * only 2xx responses are stored: a refused request (4xx) rolls back with its claim, so the key
   stays unused and the client may retry it once the cause is fixed (as the ledger does);
 * the view method receives the key as ``idempotency_key`` and passes ``req:<key>`` to the
-  ledger where the domain has no natural key of its own (buy-ins, rebuys, cash-outs).
+  ledger where the domain has no natural key of its own (buy-ins, rebuys, cash-outs);
+* the stored responses are kept ``settings.IDEMPOTENCY_KEY_RETENTION_HOURS`` and then purged
+  (:func:`purge_expired`, daily). Past that a retry is a new request: the ledger's keys, kept
+  forever, still make every posting exactly-once (a buy-in retried under its key replays the
+  first movement; a hand's fees and settlement have their own ``hand:<id>:...`` keys).
 """
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 import re
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.renderers import JSONRenderer
@@ -138,3 +145,24 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
             return response
 
     return wrapper
+
+
+PURGE_BATCH = 5_000
+
+
+def purge_expired(*, now: datetime.datetime | None = None) -> int:
+    """Delete the replay records older than ``settings.IDEMPOTENCY_KEY_RETENTION_HOURS``; returns
+    how many. Batches of :data:`PURGE_BATCH` rows, each its own transaction, so a large backlog
+    never holds locks for long. Safe to run twice (the second run finds nothing)."""
+    cutoff = (now or timezone.now()) - datetime.timedelta(hours=settings.IDEMPOTENCY_KEY_RETENTION_HOURS)
+    purged = 0
+    while True:
+        with transaction.atomic():
+            batch = list(
+                IdempotentRequest.objects.filter(created_at__lt=cutoff)
+                .order_by("created_at")
+                .values_list("pk", flat=True)[:PURGE_BATCH]
+            )
+            if not batch:
+                return purged
+            purged += IdempotentRequest.objects.filter(pk__in=batch).delete()[0]

@@ -24,6 +24,7 @@ from tables.models import (
     RateStructure,
     Stakes,
     Structure,
+    format_cents,
 )
 from tables.selectors import applicable_rates, future_and_current_versions
 
@@ -202,6 +203,7 @@ def table_problems(
     * the stakes' structure fits the game (pot games: limit/pot limit/no limit; Chinese and
       Taiwanese poker: points);
     * the seat count is within 2..the game's seats;
+    * the chip unit is positive and, at points stakes, divides the point's value;
     * between one and five rates of the schedule apply to the stakes, in the version in force
       now and in every version already scheduled for later.
     """
@@ -221,6 +223,14 @@ def table_problems(
         )
     if chip_unit_cents is None or chip_unit_cents <= 0:
         problems["chip_unit_cents"] = "The chip unit must be a positive number of cents."
+    elif stakes.structure == Structure.POINTS and stakes.point_cents and stakes.point_cents % chip_unit_cents:
+        # Points games pay every settlement in points (004 rule 12: chips below the table's
+        # denomination don't play), so a point must be whole chips; the engine would refuse each
+        # showdown of such a table instead.
+        problems["chip_unit_cents"] = (
+            f"At {stakes.label} a point ({format_cents(stakes.point_cents)}) must be a whole number of the "
+            f"table's chips ({format_cents(chip_unit_cents)})."
+        )
     if "stakes" not in problems:
         versions = future_and_current_versions(schedule, at=at)
         if not versions:

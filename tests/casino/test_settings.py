@@ -46,6 +46,7 @@ def test_check_deploy_passes_with_production_environment() -> None:
         ({"DATABASE_URL": "nonsense"}, "DATABASE_URL"),
         ({"CONN_MAX_AGE": "ten"}, "CONN_MAX_AGE='ten' is not an integer"),
         ({"LEDGER_DROP_VARIANCE_THRESHOLD_BP": "12000"}, "is not 0 to 10000 basis points"),
+        ({"IDEMPOTENCY_KEY_RETENTION_HOURS": "0"}, "must be at least 1 hour"),
         (
             {
                 "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/casino",

@@ -191,5 +191,7 @@ def test_periodic_tasks_exist_and_sync_is_idempotent() -> None:
     assert sync_periodic_tasks() == 0
     assert PeriodicTask.objects.filter(name__in=names).count() == len(names)
     assert PeriodicTask.objects.get(pk=close.pk).enabled is False
+    # What a worker registers: it imports every app's tasks.py at start (autodiscover_tasks).
+    current_app.loader.import_default_modules()
     registered = set(current_app.tasks)
     assert {schedule.task for schedule in SCHEDULES} <= registered

@@ -118,6 +118,22 @@ class TestTables:
         with pytest.raises(errors.ConfigMismatch, match="played for points"):
             make_table(game="chinese-poker", stakes="limit-4-8", schedule="A")
 
+    @pytest.mark.parametrize("game", ["chinese-poker", "taiwanese-poker"])
+    def test_a_point_must_be_whole_chips(self, make_table: MakeTable, game: str) -> None:
+        before = Table.objects.count()
+        # $2 a point with $5 chips: no settlement of an odd number of points could be paid.
+        with pytest.raises(errors.ConfigMismatch, match=r"a point \(\$2\) must be a whole number") as caught:
+            make_table(game=game, stakes="points-2", schedule="CP1", chip_unit_cents=500)
+        assert caught.value.field == "chip_unit_cents"
+        assert Table.objects.count() == before
+        table = make_table(
+            game=game, stakes="points-10", schedule="CP1", chip_unit_cents=500
+        )  # $10 = 2 chips
+        with pytest.raises(errors.ConfigMismatch, match="whole number of the table's chips"):
+            services.configure_table(table=table, by=None, reason="new chips", chip_unit_cents=300)
+        table.refresh_from_db()
+        assert table.chip_unit_cents == 500
+
     def test_too_many_seats_for_the_game(self, make_table: MakeTable) -> None:
         with pytest.raises(errors.ConfigMismatch, match="2 to 8 seats") as caught:
             make_table(game="stud", stakes="limit-4-8", seat_count=10)
