@@ -293,49 +293,57 @@ def _pick(bits: int, groups: _Groups, suited: bool) -> tuple[Card, ...]:
     return out
 
 
-_Plan = tuple[tuple[int, tuple[tuple[Card, ...], ...]], ...]
+# The cards of a class are picked one by one: the k-th card shown is the ``nth``-lowest suit
+# of its rank present in the hand, i.e. ``_NTH[rank][nth][nibble]``.  (Slots for cards a
+# nibble does not hold are filled with the joker; they are never picked, because
+# phevaluator's class guarantees the hand holds the cards of its groups.)
+_NTH: Final[tuple[tuple[tuple[Card, ...], ...], ...]] = tuple(
+    tuple(
+        tuple((_PICK[rank][nibble][4] + (JOKER,) * 4)[nth] if rank else JOKER for nibble in range(16))
+        for nth in range(4)
+    )
+    for rank in range(15)
+)
 
-
-# _BY_NIBBLE[rank][n][nibble]: _PICK transposed, so a plan step is one index.
-_BY_NIBBLE: Final = tuple(tuple(tuple(row[n] for row in _PICK[rank]) for n in range(5)) for rank in range(15))
-
-
-def _plan(groups: _Groups) -> _Plan:
-    """Picking plan for rank groups: ``((shift, cards by nibble), ...)`` so that the cards of a
-    group are ``cards_by_nibble[(bits >> shift) & 15]``."""
-    return tuple((_SHIFT[rank], _BY_NIBBLE[rank][n]) for rank, n in groups)
-
-
-_Hot = tuple[int, Category, tuple[int, ...], _Plan, bool, str]
-# phevaluator class -> (strength, category, ranks, picking plan, suited, name), filled on first
-# use (building all 7,462 up front would cost ~50 ms at import for classes rarely seen).
+_Table = tuple[Card, ...]  # card by nibble
+# (strength, category, ranks, suited, name, then for each of the five cards shown, in order:
+# shift, card by nibble), so that card i is ``table_i[(bits >> shift_i) & 15]``.  One flat
+# tuple: reading a hand unpacks it in one step and builds its cards as one 5-tuple.
+_Hot = tuple[
+    int, Category, tuple[int, ...], bool, str,
+    int, _Table, int, _Table, int, _Table, int, _Table, int, _Table,
+]  # fmt: skip
+# phevaluator class -> its _Hot entry, filled on first use (building all 7,462 up front would
+# cost ~50 ms at import for classes rarely seen).
 _HOT: Final[list[_Hot | None]] = [None] * len(_CLASS_BY_PHEVAL)
 
 
 def _hot(cls: int) -> _Hot:
     k = _CLASS_BY_PHEVAL[cls]
-    hot = _HOT[cls] = (
-        k.strength,
-        k.category,
-        k.ranks,
-        _plan(k.groups),
-        k.suited,
-        _high_name(k.category, k.ranks),
-    )
+    (s0, t0), (s1, t1), (s2, t2), (s3, t3), (s4, t4) = [
+        (_SHIFT[rank], _NTH[rank][nth]) for rank, n in k.groups for nth in range(n)
+    ]
+    head = (k.strength, k.category, k.ranks, k.suited, _high_name(k.category, k.ranks))
+    hot = _HOT[cls] = (*head, s0, t0, s1, t1, s2, t2, s3, t3, s4, t4)
     return hot
 
 
 def _high_hand(cls: int, bits: int) -> HighHand:
     """HighHand for phevaluator class ``cls`` made from the card set ``bits``."""
-    strength, category, ranks, plan, suited, name = _HOT[cls] or _hot(cls)
+    hot = _HOT[cls] or _hot(cls)
+    strength, category, ranks, suited, name, s0, t0, s1, t1, s2, t2, s3, t3, s4, t4 = hot
     if suited:
         for mask in _SUIT_MASKS:
             if (bits & mask).bit_count() >= 5:
                 bits &= mask
                 break
-    cards: tuple[Card, ...] = ()
-    for shift, picks in plan:
-        cards += picks[(bits >> shift) & 15]
+    cards = (
+        t0[bits >> s0 & 15],
+        t1[bits >> s1 & 15],
+        t2[bits >> s2 & 15],
+        t3[bits >> s3 & 15],
+        t4[bits >> s4 & 15],
+    )
     return _make_high(strength, category, name, cards, ranks)
 
 
@@ -348,42 +356,56 @@ def _high_from_codes(codes: list[int]) -> HighHand:
     bits = 0
     for code in codes:
         bits |= 1 << code
-    strength, category, ranks, plan, suited, name = _HOT[cls] or _hot(cls)
+    hot = _HOT[cls] or _hot(cls)
+    strength, category, ranks, suited, name, s0, t0, s1, t1, s2, t2, s3, t3, s4, t4 = hot
     if suited:
         for mask in _SUIT_MASKS:
             if (bits & mask).bit_count() >= 5:
                 bits &= mask
                 break
-    cards: tuple[Card, ...] = ()
-    for shift, picks in plan:
-        cards += picks[(bits >> shift) & 15]
+    cards = (
+        t0[bits >> s0 & 15],
+        t1[bits >> s1 & 15],
+        t2[bits >> s2 & 15],
+        t3[bits >> s3 & 15],
+        t4[bits >> s4 & 15],
+    )
     return _make_high(strength, category, name, cards, ranks)
 
 
-def _holdem_highs(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[HighHand]:
+def _holdem_highs(
+    seats: Sequence[int], holes: Sequence[Sequence[Card]], board: Sequence[Card]
+) -> tuple[dict[int, HighHand], dict[int, int]]:
     """:func:`_high_from_codes` for hold'em's live hands, all two hole cards on one five-card
-    board: the board's codes and bits are taken once, and the loop runs on local names (the
-    hottest loop of a hold'em showdown)."""
+    board: ``(seat -> hand, seat -> strength)`` in the order of ``seats`` (``holes[i]`` is
+    ``seats[i]``'s).  The board's codes and bits are taken once, and the loop runs on local
+    names (the hottest loop of a hold'em showdown)."""
     b0, b1, b2, b3, b4 = [c.code for c in board]
     board_bits = 1 << b0 | 1 << b1 | 1 << b2 | 1 << b3 | 1 << b4
     ev, hot, masks, make = _EVAL7, _HOT, _SUIT_MASKS, _make_high
-    out: list[HighHand] = []
-    add = out.append
-    for first, second in holes:
+    hands: dict[int, HighHand] = {}
+    strengths: dict[int, int] = {}
+    for seat, (first, second) in zip(seats, holes, strict=True):
         x, y = first.code, second.code
         cls = ev(x, y, b0, b1, b2, b3, b4)
         bits = board_bits | 1 << x | 1 << y
-        strength, category, ranks, plan, suited, name = hot[cls] or _hot(cls)
+        entry = hot[cls] or _hot(cls)
+        strength, category, ranks, suited, name, s0, t0, s1, t1, s2, t2, s3, t3, s4, t4 = entry
         if suited:
             for mask in masks:
                 if (bits & mask).bit_count() >= 5:
                     bits &= mask
                     break
-        cards: tuple[Card, ...] = ()
-        for shift, picks in plan:
-            cards += picks[(bits >> shift) & 15]
-        add(make(strength, category, name, cards, ranks))
-    return out
+        cards = (
+            t0[bits >> s0 & 15],
+            t1[bits >> s1 & 15],
+            t2[bits >> s2 & 15],
+            t3[bits >> s3 & 15],
+            t4[bits >> s4 & 15],
+        )
+        hands[seat] = make(strength, category, name, cards, ranks)
+        strengths[seat] = strength
+    return hands, strengths
 
 
 def _check_standard(cards: Sequence[Card]) -> None:

@@ -131,18 +131,32 @@ _make_settlement: Final = maker(Settlement)
 
 def _slices(stakes: Sequence[StakeLike]) -> tuple[list[tuple[int, tuple[int, ...]]], list[Returned]]:
     """(amount, seats) of every pot, main first, and the returned chips (see build_pots)."""
-    ordered = sorted(stakes, key=_PUT_IN)
+    return _slices_of(sorted(stakes, key=_SEAT), stakes)
+
+
+def _slices_of(
+    by_seat: list[StakeLike], stakes: Sequence[StakeLike]
+) -> tuple[list[tuple[int, tuple[int, ...]]], list[Returned]]:
+    """:func:`_slices` for the stakes sorted by seat (the hot path of :func:`settle`, which
+    has them already); ``stakes`` as given only names the seat of an error."""
+    ordered = sorted(by_seat, key=_PUT_IN)
     if ordered and ordered[0].put_in < 0:
-        s = ordered[0]
-        raise PotError(f"seat {s.seat}: negative amount put in ({s.put_in})")
-    live = sorted([(s.seat, s.put_in) for s in stakes if not s.folded])
+        first = min(stakes, key=_PUT_IN)  # the first in the given order, of the smallest
+        raise PotError(f"seat {first.seat}: negative amount put in ({first.put_in})")
+    live = [s for s in by_seat if not s.folded]
     n = len(ordered)
     pots: list[tuple[int, tuple[int, ...]]] = []
     returned: list[Returned] = []
     prev = 0
-    for i, stake in enumerate(ordered):
+    # A slice may be won by the live seats that reached its top: the same seats as the slice
+    # below (so the same pot) unless a live seat stopped at the level between the two.
+    live_stopped = True  # (the first slice has no slice below)
+    i = -1
+    for stake in ordered:
+        i += 1
         level = stake.put_in
         if level == prev:
+            live_stopped = live_stopped or not stake.folded
             continue
         count = n - i  # the seats that put in at least ``level``
         amount = (level - prev) * count
@@ -151,17 +165,18 @@ def _slices(stakes: Sequence[StakeLike]) -> tuple[list[tuple[int, tuple[int, ...
             # Only possible for the top slice: nobody else matched these chips.
             returned.append(_make_returned(stake.seat, amount))
             continue
-        seats = tuple([seat for seat, put in live if put >= level])
-        if not seats:
-            owners = ", ".join(str(x) for x in sorted(s.seat for s in ordered[i:]))
-            raise PotError(
-                f"{amount} put in between {bottom} and {level} by seats {owners} "
-                "(all folded) cannot be won by any live player"
-            )
-        if pots and pots[-1][1] == seats:
-            pots[-1] = (pots[-1][0] + amount, seats)
-        else:
+        if live_stopped:
+            seats = tuple([s.seat for s in live if s.put_in >= level])
+            if not seats:
+                owners = ", ".join(str(x) for x in sorted(s.seat for s in ordered[i:]))
+                raise PotError(
+                    f"{amount} put in between {bottom} and {level} by seats {owners} "
+                    "(all folded) cannot be won by any live player"
+                )
             pots.append((amount, seats))
+        else:
+            pots[-1] = (pots[-1][0] + amount, pots[-1][1])
+        live_stopped = not stake.folded
     return pots, returned
 
 
@@ -177,6 +192,7 @@ def build_pots(stakes: Sequence[StakeLike]) -> tuple[tuple[Pot, ...], tuple[Retu
     return tuple(_make_pot(amount, seats) for amount, seats in pots), tuple(returned)
 
 
+_SEAT: Final = attrgetter("seat")
 _PUT_IN: Final = attrgetter("put_in")
 
 
@@ -283,26 +299,37 @@ def settle(
         raise ValueError("settle() needs high and/or low strengths")
     if low_order is None:
         low_order = high_order
-    by_seat = sorted([(s.seat, s.put_in) for s in stakes])
-    won: dict[int, int] = dict.fromkeys([seat for seat, _ in by_seat], 0)
-    if len(won) != len(stakes):
+    by_seat = sorted(stakes, key=_SEAT)
+    # net starts at minus what each seat put in; every award and return is added to it
+    net: dict[int, int] = {s.seat: -s.put_in for s in by_seat}
+    if len(net) != len(by_seat):
         raise PotError("a seat appears twice among the stakes")
-    pots, returned = _slices(stakes)
+    pots, returned = _slices_of(by_seat, stakes)
     results: list[PotResult] = []
+    add_result = results.append
     whole = Share.WHOLE
-    make_award = _make_award
+    make_award, make_result = _make_award, _make_pot_result
+    # Pots nest: each pot's seats are among the previous pot's (the seats that put in more).
+    # So the seat with the one best high of a pot also has the one best high of every later
+    # pot it is in, which then needs no reading: the usual case of side pots.
+    leader: int | None = None
     for amount, seats in pots:
         awards: list[Award]
         if len(seats) == 1:
-            awards = [make_award(seats[0], amount, whole)]
-        elif low is None:
+            net[seats[0]] += amount
+            add_result(make_result(amount, seats, (make_award(seats[0], amount, whole),)))
+            continue
+        if low is None:
             assert high is not None
-            values = [high[s] for s in seats]
-            best = max(values)
-            if values.count(best) == 1:  # one winner: no split (the usual case)
-                awards = [make_award(seats[values.index(best)], amount, whole)]
-            else:
-                awards = split_amount(amount, _winners(seats, high, high_order), chip, whole)
+            if leader not in seats:
+                values = [high[s] for s in seats]
+                best = max(values)
+                leader = seats[values.index(best)] if values.count(best) == 1 else None
+            if leader is not None:  # one winner: no split (the usual case)
+                net[leader] += amount
+                add_result(make_result(amount, seats, (make_award(leader, amount, whole),)))
+                continue
+            awards = split_amount(amount, _winners(seats, high, high_order), chip, whole)
         elif high is None:
             awards = split_amount(amount, _winners(seats, low, low_order), chip, whole)
         else:
@@ -314,9 +341,8 @@ def settle(
                 awards = split_amount(high_half, _winners(seats, high, high_order), chip, Share.HIGH)
                 awards += split_amount(low_half, _winners(low_seats, low, low_order), chip, Share.LOW)
         for award in awards:
-            won[award.seat] += award.amount
-        results.append(_make_pot_result(amount, seats, tuple(awards)))
+            net[award.seat] += award.amount
+        add_result(make_result(amount, seats, tuple(awards)))
     for r in returned:
-        won[r.seat] += r.amount
-    net = {seat: won[seat] - put for seat, put in by_seat}
+        net[r.seat] += r.amount
     return _make_settlement(tuple(results), tuple(returned), net)

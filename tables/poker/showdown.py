@@ -170,16 +170,17 @@ class PotGameResult:
     def to_json(self) -> dict[str, Any]:
         """The contract's output object (``pots``, ``hands``, ``net``, plus ``returned``)."""
         hands: dict[str, Any] = {}
-        texts = _TEXTS
         key = _SEAT_KEYS.get
         highs, lows = self.highs, self.lows
+        # (Card texts by list comprehension: inlined since Python 3.12, it is more than twice
+        # as fast as list(map(attrgetter("_text"), cards)) for five cards.)
         for seat in self.seats:
             high, low = highs.get(seat), lows.get(seat)
             hands[key(seat) or str(seat)] = {
                 "high": high.name if high is not None else None,
-                "high_cards": list(map(texts, high.cards)) if high is not None else None,
+                "high_cards": [c._text for c in high.cards] if high is not None else None,
                 "low": low.name if low is not None else None,
-                "low_cards": list(map(texts, low.cards)) if low is not None else None,
+                "low_cards": [c._text for c in low.cards] if low is not None else None,
             }
         s = self.settlement
         return {
@@ -199,7 +200,8 @@ class PotGameResult:
         }
 
 
-_TEXTS: Final = attrgetter("_text")
+_SEAT: Final = attrgetter("seat")
+_CARDS: Final = attrgetter("cards")
 _SEAT_KEYS: Final[dict[int, str]] = {seat: str(seat) for seat in range(100)}  # JSON object keys
 _make_player_in: Final = maker(PlayerIn)
 _make_request: Final = maker(PotGameRequest)
@@ -224,14 +226,11 @@ def _money(value: object, what: str) -> int:
     return value
 
 
-_CARD_GET: Final = CARD_BY_TEXT.__getitem__
-
-
 def _cards(value: object, where: str) -> tuple[Card, ...]:
     """Parse a card list (or a string of cards); ``where`` is ``"seat 3"`` or ``"board"``."""
     if type(value) is list:
         try:
-            return tuple(map(_CARD_GET, value))
+            return tuple([CARD_BY_TEXT[text] for text in value])
         except (KeyError, TypeError):
             pass
         for text in value:
@@ -245,7 +244,7 @@ def _cards(value: object, where: str) -> tuple[Card, ...]:
         for text in texts:
             if text not in CARD_BY_TEXT:
                 raise ShowdownError(f"{where}: unknown card {text!r}")
-        return tuple(map(_CARD_GET, texts))
+        return tuple([CARD_BY_TEXT[text] for text in texts])
     raise ShowdownError(f"{where}: cards must be a list of card texts, got {value!r}")
 
 
@@ -331,6 +330,7 @@ def parse_pot_request(hand: Mapping[str, Any]) -> PotGameRequest:
         raise ShowdownError(f"button must be a seat number, got {button!r}")
 
     hole = spec.hole
+    by_text = CARD_BY_TEXT
     players: list[PlayerIn] = []
     add = players.append
     incomplete: ShowdownError | None = None  # a live hand without its full cards
@@ -355,7 +355,8 @@ def parse_pot_request(hand: Mapping[str, Any]) -> PotGameRequest:
         raw_cards = raw.get("cards")
         if type(raw_cards) is list:
             try:
-                cards: tuple[Card, ...] = tuple(map(_CARD_GET, raw_cards))
+                # (a list comprehension is faster than tuple(map(...)) for a few cards)
+                cards: tuple[Card, ...] = tuple([by_text[text] for text in raw_cards])
             except (KeyError, TypeError):
                 cards = _cards(raw_cards, f"seat {seat}")
         elif raw_cards is None:
@@ -378,7 +379,7 @@ def parse_pot_request(hand: Mapping[str, Any]) -> PotGameRequest:
         if not folded:
             live += 1
         add(_make_player_in(seat, cards, put_in, folded))
-    if len({p.seat for p in players}) != len(players):
+    if len(set(map(_SEAT, players))) != len(players):
         seen: set[int] = set()
         for p in players:
             if p.seat in seen:
@@ -442,6 +443,7 @@ def decide_pot_game(request: PotGameRequest) -> PotGameResult:
     spec = request.game
     board = request.board
     live = [p for p in request.players if not p.folded]
+    live_seats = list(map(_SEAT, live))
     read = len(live) > 1 or (len(live[0].cards) == spec.hole and len(board) == spec.board)
     highs: dict[int, HighHand] = {}
     lows: dict[int, LowHand | None] = {}
@@ -473,9 +475,7 @@ def decide_pot_game(request: PotGameRequest) -> PotGameResult:
     elif low is None and spec.hole == 2 and spec.board == 5:
         # hold'em: the hottest path (one board for every hand)
         assert high is not None
-        for p, h in zip(live, _holdem_highs([p.cards for p in live], board), strict=True):
-            highs[p.seat] = h
-            high[p.seat] = h.strength
+        highs, high = _holdem_highs(live_seats, list(map(_CARDS, live)), board)
     elif low is None:
         # high only (stud, five-card stud and draw)
         assert high is not None
@@ -502,14 +502,14 @@ def decide_pot_game(request: PotGameRequest) -> PotGameResult:
         low_order = _CardOrder(live, low=True)
     else:
         assert request.button is not None
-        high_order = low_order = button_order([p.seat for p in live], request.button)
+        high_order = low_order = button_order(live_seats, request.button)
     try:
         settlement = settle(
             request.players, chip=request.chip, high=high, low=low, high_order=high_order, low_order=low_order
         )
     except PotError as exc:
         raise ShowdownError(str(exc)) from None
-    seats = tuple([p.seat for p in live]) if read else ()
+    seats = tuple(live_seats) if read else ()
     return _make_result(spec.name, seats, highs, lows, settlement)
 
 

@@ -288,5 +288,8 @@ def test_holdem_fast_path_reads_every_hand_as_best_high() -> None:
     for _ in range(3_000):
         deck = rng.sample(FULL_DECK, 5 + 2 * 9)
         board, holes = deck[:5], [deck[5 + 2 * i : 7 + 2 * i] for i in range(9)]
-        fast = _holdem_highs(holes, board)
-        assert fast == [best_high([*hole, *board]) for hole in holes]
+        seats = rng.sample(range(1, 10), 9)
+        hands, strengths = _holdem_highs(seats, holes, board)
+        assert list(hands) == list(strengths) == seats
+        assert list(hands.values()) == [best_high([*hole, *board]) for hole in holes]
+        assert list(strengths.values()) == [h.strength for h in hands.values()]

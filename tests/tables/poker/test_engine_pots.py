@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 
 import pytest
@@ -254,3 +255,78 @@ def test_pot_properties(
     for seat in put:
         back = sum(r.amount for r in s.returned if r.seat == seat)
         assert s.net[seat] == won[seat] + back - put[seat]
+
+
+# ----------------------------------------------------------------------------------------
+# settle() against a plain reading of the rules (its shortcuts must not change any award)
+# ----------------------------------------------------------------------------------------
+
+
+def _reference_high_settlement(
+    stakes: list[Stake], chip: int, high: dict[int, int], order: dict[int, int]
+) -> tuple[list[tuple[int, tuple[int, ...], list[Award]]], list[Returned], dict[int, int]]:
+    """Pots sliced level by level (same seats: same pot), each read in full, no shortcuts."""
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    returned: list[Returned] = []
+    prev = 0
+    for level in sorted({s.put_in for s in stakes if s.put_in > 0}):
+        reached = [s for s in stakes if s.put_in >= level]
+        amount, prev = (level - prev) * len(reached), level
+        if len(reached) == 1:
+            returned.append(Returned(reached[0].seat, amount))
+            continue
+        seats = tuple(sorted(s.seat for s in reached if not s.folded))
+        if pots and pots[-1][1] == seats:
+            pots[-1] = (pots[-1][0] + amount, seats)
+        else:
+            pots.append((amount, seats))
+    net = {s.seat: -s.put_in for s in sorted(stakes, key=lambda s: s.seat)}
+    results = []
+    for amount, seats in pots:
+        best = max(high[seat] for seat in seats)
+        winners = sorted((seat for seat in seats if high[seat] == best), key=order.__getitem__)
+        awards = split_amount(amount, winners, chip, Share.WHOLE)
+        for a in awards:
+            net[a.seat] += a.amount
+        results.append((amount, seats, awards))
+    for r in returned:
+        net[r.seat] += r.amount
+    return results, returned, net
+
+
+def test_settle_high_agrees_with_a_plain_reading_on_random_side_pots() -> None:
+    """Many side pots, folds at every level and frequent ties: settle() (which takes the winner
+    of a pot as the winner of every later pot it is in, and merges slices without comparing
+    their seats) gives exactly the pots, awards, returns and nets of the plain reading."""
+    rng = random.Random(20261125)
+    compared = 0
+    for _ in range(20_000):
+        chip = rng.choice([1, 25, 100])
+        seats = rng.sample(range(1, 11), rng.randint(2, 9))
+        levels = [0, 1, 100, 200, 300, 700, 1500, 1500, 1525]
+        stakes = [Stake(seat, rng.choice(levels), rng.random() < 0.3) for seat in seats]
+        live = [s.seat for s in stakes if not s.folded]
+        if not live:
+            continue
+        spread = rng.choice([2, 4, 1000])  # few strengths: many ties
+        high = {seat: rng.randrange(spread) for seat in live}
+        order = {seat: i for i, seat in enumerate(rng.sample(live, len(live)))}
+        try:
+            got = settle(stakes, chip=chip, high=high, high_order=order)
+        except PotError:
+            assert _all_folded_slice(stakes)
+            continue
+        pots, returned, net = _reference_high_settlement(stakes, chip, high, order)
+        assert [(p.amount, p.seats, list(p.awards)) for p in got.pots] == pots
+        assert list(got.returned) == returned
+        assert list(got.net.items()) == list(net.items())
+        compared += 1
+    assert compared > 15_000
+
+
+def test_negative_put_in_names_the_first_such_seat_as_given() -> None:
+    stakes = [Stake(7, -5), Stake(2, 100), Stake(3, -5)]
+    with pytest.raises(PotError, match=r"^seat 7: negative amount put in \(-5\)$"):
+        build_pots(stakes)
+    with pytest.raises(PotError, match=r"^seat 7: negative amount put in \(-5\)$"):
+        settle(stakes, chip=1, high={2: 1, 3: 1, 7: 1}, high_order={2: 0, 3: 1, 7: 2})
