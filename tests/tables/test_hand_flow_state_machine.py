@@ -1,13 +1,15 @@
 """Random sequences of seat / buy-in / rebuy / start hand / settle (random valid showdowns) /
-misdeal / cash-out against an in-memory model of the table (hypothesis RuleBasedStateMachine).
+misdeal / cash-out / table change (to a neighbouring table of the same game and back) against an
+in-memory model of the tables (hypothesis RuleBasedStateMachine).
 
 The model applies each step's rules on its own: who is dealt in, the button and each fee
 (schedule A at no limit $20-$100: the button pays $1, $2 or $3 by players dealt in; Chinese poker
 option 2: the button $2, the others $1; a player dealt in keeps one chip, or 9 points, in play),
 the buy-in rules, the chips locked during a hand, a misdeal's refund. Showdowns are random deals
 with random put-ins and folds (hold'em) or random settings, legal or fouled (Chinese poker);
-the model reads them with the engine itself from its own stacks. After every step each player's
-chips equal the model's and all the ledger's accounts sum to zero.
+the model reads them with the engine itself from its own stacks. A table change takes every
+chip along and starts a new session. After every step each player's chips at both tables equal
+the model's and all the ledger's accounts sum to zero.
 """
 
 from __future__ import annotations
@@ -79,15 +81,20 @@ class HandFlowMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.rules = self.model_class()
-        if self.rules.game == "holdem":
-            self.table = self.factories["table"](game="holdem", stakes="nl-20-100", schedule="A")
-        else:
-            self.table = self.factories["table"](game="chinese-poker", stakes="points-5", schedule="CP2")
+        config = (
+            {"game": "holdem", "stakes": "nl-20-100", "schedule": "A"}
+            if self.rules.game == "holdem"
+            else {"game": "chinese-poker", "stakes": "points-5", "schedule": "CP2"}
+        )
+        self.table = self.factories["table"](**config)
+        self.other = self.factories["table"](**config)  # the neighbouring table of table changes
         self.players = [self.factories["player"](f"sm{self.table.number}-{i}") for i in range(5)]
         self.chips = [0] * len(self.players)
         self.house = 0
         self.cage = 0
         self.seat_of: dict[int, int] = {}  # player index -> seat
+        self.away: list[int] = [0] * len(self.players)  # chips at the other table
+        self.away_seat: dict[int, int] = {}  # player index -> seat at the other table
         self.session: dict[int, dict[str, bool]] = {}  # player index -> {"bought": .., "short": ..}
         self.button: int | None = None
         self.hand: Hand | None = None
@@ -100,10 +107,15 @@ class HandFlowMachine(RuleBasedStateMachine):
 
     def refused(self, call: Callable[[], Any], *kinds: type[Exception]) -> None:
         def state() -> tuple[Any, ...]:
-            return (
-                ledger_selectors.table_chips(table=self.table),
-                Hand.objects.filter(table=self.table).count(),
-                Seating.objects.active().filter(table=self.table).count(),
+            return tuple(
+                (
+                    ledger_selectors.table_chips(table=table),
+                    Hand.objects.filter(table=table).count(),
+                    sorted(
+                        Seating.objects.active().filter(table=table).values_list("player_id", "seat__number")
+                    ),
+                )
+                for table in (self.table, self.other)
             )
 
         before = state()
@@ -235,6 +247,53 @@ class HandFlowMachine(RuleBasedStateMachine):
                 self.session.pop(index)
             assert not Seating.objects.active().filter(table=self.table, player=self.players[index]).exists()
 
+    @rule(index=st.integers(0, 4), seat=st.integers(1, 5))
+    def change_table(self, index: int, seat: int) -> None:
+        """The floor moves a player seated here to the other table's ``seat``, chips and all."""
+        if index not in self.seat_of:
+            return  # no seating to move
+        seating = Seating.objects.active().get(table=self.table, player=self.players[index])
+        call = lambda: hand_flow.move_player(  # noqa: E731
+            seating=seating, to_table=self.other, to_seat_number=seat, by=None
+        )
+        if self.in_hand(index):
+            self.refused(call, errors.PlayerInHand)
+        elif seat in self.away_seat.values():
+            self.refused(call, errors.SeatTaken, errors.PlayerAlreadySeated)
+        elif index in self.away_seat:
+            self.refused(call, errors.PlayerAlreadySeated)
+        else:
+            moved = call()
+            assert (moved.table, moved.seat.number) == (self.other, seat)
+            self.away[index] += self.chips[index]
+            self.chips[index] = 0
+            self.seat_of.pop(index)
+            self.session.pop(index)
+            self.away_seat[index] = seat
+
+    @rule(index=st.integers(0, 4), seat=st.integers(1, 6))
+    def come_back(self, index: int, seat: int) -> None:
+        """The floor moves a player from the other table back here, to ``seat``: a new session."""
+        if index not in self.away_seat:
+            return
+        seating = Seating.objects.active().get(table=self.other, player=self.players[index])
+        call = lambda: hand_flow.move_player(  # noqa: E731
+            seating=seating, to_table=self.table, to_seat_number=seat, by=None
+        )
+        if seat > self.rules.seats:
+            self.refused(call, errors.SeatNotFound)
+        elif seat in self.seat_of.values():
+            self.refused(call, errors.SeatTaken)
+        elif index in self.seat_of:
+            self.refused(call, errors.PlayerAlreadySeated)
+        else:
+            call()  # (a hand in progress here goes on: the newcomer is dealt in from the next one)
+            self.chips[index] += self.away[index]
+            self.away[index] = 0
+            self.away_seat.pop(index)
+            self.seat_of[index] = seat
+            self.session[index] = {"bought": False, "short": False}
+
     def expected_deal(self, sit_out: set[int]) -> tuple[int, list[int], list[int]] | None:
         """(button seat, seats dealt in, fees) as the model decides them; None: not enough players."""
         eligible = {s for s in self.seat_of.values() if s not in sit_out}
@@ -362,8 +421,9 @@ class HandFlowMachine(RuleBasedStateMachine):
     @invariant()
     def chips_match_the_model(self) -> None:
         assert [ledger_selectors.player_chips(table=self.table, player=p) for p in self.players] == self.chips
+        assert [ledger_selectors.player_chips(table=self.other, player=p) for p in self.players] == self.away
         assert ledger_selectors.cage_position(table=self.table) == self.cage
-        assert sum(self.chips) + self.house + self.cage == 0
+        assert sum(self.chips) + sum(self.away) + self.house + self.cage == 0
 
     @invariant()
     def the_whole_ledger_sums_to_zero(self) -> None:
