@@ -1,5 +1,5 @@
-"""Floor manager pages: a table's seats and chips (open/close, seat, move, unseat, buy-in, rebuy,
-cash-out) and the collection schedules (list, history, a new version, the posted table notice).
+"""Floor manager pages: a table's seats and chips (open/close, seat, move, table change, unseat,
+buy-in, rebuy, cash-out) and the collection schedules (list, history, a new version, the posted table notice).
 
 Input and output only: each POST calls one service (``tables.services``, ``tables.hand_flow``)
 and shows its refusal as a message; nothing is written when a service refuses. A chip movement
@@ -21,11 +21,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
+from ledger import selectors as ledger_selectors
 from ledger.errors import LedgerError
 from tables import hand_flow, services
 from tables.errors import FloorError
 from tables.forms import PageInputError, ScheduleRevisionForm, dollars_to_cents
-from tables.models import CollectionSchedule, Player, Seating, Table
+from tables.models import CollectionSchedule, Player, Seating, Table, TableStatus
 from tables.services import RATE_FIELDS
 
 
@@ -64,6 +65,11 @@ class ManageTableView(PermissionRequiredMixin, View):
             "seatings": sorted(seated, key=lambda s: s.seat.number),
             "free_seats": sorted(set(range(1, table.seat_count + 1)) - {s.seat.number for s in seated}),
             "players": Player.objects.order_by("name")[:500],
+            # Where a table change can go (the service refuses a full seat or chips that don't fit).
+            "other_tables": Table.objects.filter(status=TableStatus.OPEN)
+            .exclude(pk=table.pk)
+            .select_related("game", "stakes")
+            .order_by("number"),
             "token": uuid.uuid4().hex,
         }
         return render(request, "tables/manage.html", context)
@@ -102,9 +108,21 @@ class ManageTableView(PermissionRequiredMixin, View):
                 player = self._player(data)
                 movement = hand_flow.cash_out(table=table, player=player, by=by, idempotency_key=key)
                 messages.success(request, f"{player.name} cashed out ${movement.amount_cents / 100:,.2f}.")
-            elif action in ("move", "unseat"):
+            elif action in ("move", "unseat", "change_table"):
                 seating = get_object_or_404(Seating, pk=_int(data.get("seating")), table=table, left_at=None)
-                if action == "move":
+                if action == "change_table":
+                    target = Table.objects.filter(number=_int(data.get("to_table"))).first()
+                    to_seat = _int(data.get("to_table_seat"))
+                    if target is None or to_seat is None:
+                        raise PageInputError("Choose the table and type the seat to move to.")
+                    hand_flow.move_player(seating=seating, to_table=target, to_seat_number=to_seat, by=by)
+                    chips = ledger_selectors.player_chips(table=target, player=seating.player)
+                    messages.success(
+                        request,
+                        f"{seating.player.name} moved to table {target.number} seat {to_seat} "
+                        f"with their chips (${chips / 100:,.2f} there now).",
+                    )
+                elif action == "move":
                     to_seat = _int(data.get("to_seat"))
                     if to_seat is None:
                         raise PageInputError("Choose the seat to move to.")

@@ -313,6 +313,39 @@ def test_floor_manager_runs_a_table(
     assert verify_ledger().ok
 
 
+def test_floor_manager_changes_a_players_table_with_the_chips(
+    users: dict[str, Any], holdem_table: tuple[Table, list[Player]], make_table: Callable[..., Table]
+) -> None:
+    table, players = holdem_table
+    other = make_table(number=24, game="holdem", stakes="nl-20-100", schedule="A")
+    floor = logged_in(users["floor"])
+    shown = page(floor, "/floor/tables/21/")
+    assert 'value="change_table"' in shown
+    assert '<option value="24">24: ' in shown
+    h1, h4 = players[0], players[3]
+    seating = Seating.objects.get(table=table, player=h1, left_at=None)
+    form = {"action": "change_table", "token": "tc", "seating": str(seating.pk), "to_table": "24"}
+
+    moved = floor.post("/floor/tables/21/", form | {"to_table_seat": "3"}, follow=True)
+
+    assert "H1 moved to table 24 seat 3 with their chips ($100.00 there now)." in moved.content.decode()
+    assert chips(table, h1) == [0]
+    assert chips(other, h1) == [10_000]
+    assert Seating.objects.get(player=h1, left_at=None).table == other
+    # Seat 3 over there is now taken: refused with the reason, nothing moves.
+    seating = Seating.objects.get(table=table, player=h4, left_at=None)
+    count = JournalTransaction.objects.count()
+    refused = floor.post(
+        "/floor/tables/21/", form | {"seating": str(seating.pk), "to_table_seat": "3"}, follow=True
+    )
+    assert "Seat 3 at table 24 is taken by H1." in refused.content.decode()
+    assert JournalTransaction.objects.count() == count
+    assert chips(table, h4) == [8_000]
+    missing = floor.post("/floor/tables/21/", form | {"seating": str(seating.pk)}, follow=True)
+    assert "Choose the table and type the seat to move to." in missing.content.decode()
+    assert verify_ledger().ok
+
+
 def test_auditor_reads_but_changes_nothing(
     users: dict[str, Any], holdem_table: tuple[Table, list[Player]]
 ) -> None:

@@ -26,7 +26,7 @@ from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
 from tables import hand_flow
-from tables.models import CollectionSchedule, Hand, HandResult, HandStatus, Player, Table
+from tables.models import CollectionSchedule, Hand, HandResult, HandStatus, Player, Seating, Table
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
@@ -245,6 +245,7 @@ def test_dealer_plays_a_chinese_poker_round(
     make_player: Callable[..., Player],
 ) -> None:
     table = make_table(number=32, game="chinese-poker", stakes="points-5", schedule="CP2")
+    other = make_table(number=33, game="chinese-poker", stakes="points-5", schedule="CP2")
     players = [make_player(n) for n in "ABCD"]
     floor = open_as("floor")
     floor.goto(f"/floor/tables/{table.number}/")
@@ -275,6 +276,15 @@ def test_dealer_plays_a_chinese_poker_round(
     page.click("#confirm")
     assert page.inner_text("#hand-status") == "settled"
     assert chips(table, *players) == [14_800, 15_900, 6_900, 1_900]
+    # After the round the floor moves A to the other table: A's chips go along.
+    seating = Seating.objects.get(table=table, player=players[0], left_at=None)
+    floor.goto(f"/floor/tables/{table.number}/")
+    floor.select_option(f"#to_table_{seating.pk}", str(other.number))
+    floor.fill(f"#to_table_seat_{seating.pk}", "2")
+    floor.click(f"#to_table_seat_{seating.pk} ~ button")
+    assert "A moved to table 33 seat 2 with their chips ($148.00 there now)." in floor.inner_text(".messages")
+    assert chips(table, players[0]) == [0]
+    assert chips(other, players[0]) == [14_800]
     assert verify_ledger().ok
 
 
