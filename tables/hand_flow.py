@@ -781,8 +781,9 @@ def _engine_input(
 
     Seats are the ones dealt in; ``button`` is the hand's; ``chip`` the table's; ``point`` and (for
     Chinese and Taiwanese poker) each player's ``stack`` come from the stakes and the ledger. Pot
-    games: every put-in at most the player's chips, the kill seat's at least the kill blind (or
-    all its chips). Raises InvalidShowdown.
+    games: every put-in at most the player's chips and in whole chips of the table (or all the
+    player's chips), the kill seat's at least the kill blind (or all its chips). Raises
+    InvalidShowdown.
     """
     if not isinstance(submitted, Mapping):
         raise InvalidShowdown("The showdown must be a JSON object.")
@@ -808,6 +809,14 @@ def _engine_input(
                 if put_in > stack:
                     raise InvalidShowdown(
                         f"seat {seat} put in {format_cents(put_in)} but has {format_cents(stack)} in play.",
+                        field="players",
+                    )
+                if put_in % table.chip_unit_cents and put_in != stack:
+                    # 004 rule 12: chips below the table's denomination don't play; an odd amount
+                    # is a mistyped entry, and would leave stacks no chips can make.
+                    raise InvalidShowdown(
+                        f"seat {seat} put in {format_cents(put_in)}, not a whole number of the table's "
+                        f"{format_cents(table.chip_unit_cents)} chips.",
                         field="players",
                     )
                 if (

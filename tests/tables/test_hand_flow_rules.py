@@ -370,6 +370,10 @@ class TestShowdownChecks:
                 "has $49 in play",
             ),
             (lambda s: s | {"players": [{**s["players"][0], "put_in": -5}, s["players"][1]]}, "seat 1"),
+            (
+                lambda s: s | {"players": [{**s["players"][0], "put_in": 1_653}, s["players"][1]]},
+                "seat 1 put in $16.53, not a whole number of the table's $1 chips",
+            ),
             (lambda s: s | {"players": [{**s["players"][0], "seat": True}, s["players"][1]]}, "seat number"),
             (lambda s: s | {"players": "everyone"}, "non-empty list"),
             (lambda s: s | {"board": ["Ah", "Kd", "7c", "7s", "9c"]}, "9c"),  # 9c twice: a misdeal

@@ -340,8 +340,10 @@ class HandFlowMachine(RuleBasedStateMachine):
         if self.rules.game == "holdem":
             live = [rng.random() < 0.7 for _ in dealt]
             live[rng.randrange(len(dealt))] = True
+            # In whole $1 chips (the table's), or all in.
             put = [
-                rng.choice([0, self.chips[index], rng.randint(0, self.chips[index])]) for _, index in dealt
+                rng.choice([0, self.chips[index], rng.randint(0, self.chips[index]) // 100 * 100])
+                for _, index in dealt
             ]
             top = max(p for p, alive in zip(put, live, strict=True) if alive)
             return {
