@@ -554,12 +554,14 @@ def main(argv: list[str]) -> int:
         paced, paced_elapsed = run_terminals(port, session, csrf, setups, args.paced_duration, args.rate)
         floor: Stats | None = None
         if args.floor_duration > 0:
-            run_terminals(port, session, csrf, setups, 1, None, noop=True)  # warm the no-op route
+            floor_warm, _ = run_terminals(port, session, csrf, setups, 1, None, noop=True)  # warm the route
             with CpuMeter(pids, args.pg) as floor_cpu:
                 floor, floor_elapsed = run_terminals(
                     port, session, csrf, setups, args.floor_duration, None, noop=True
                 )
-        problems = warm.errors + free.errors + paced.errors + (floor.errors if floor else [])
+        problems = warm.errors + free.errors + paced.errors
+        if floor is not None:
+            problems += floor_warm.errors + floor.errors
     finally:
         for pid in pids:
             os.kill(pid, signal.SIGTERM)

@@ -1,5 +1,6 @@
 """Floor manager pages: a table's seats and chips (open/close, seat, move, table change, unseat,
-buy-in, rebuy, cash-out) and the collection schedules (list, history, a new version, the posted table notice).
+buy-in, rebuy, cash-out) and the collection schedules (list, history, a new version, the posted
+table notice).
 
 Input and output only: each POST calls one service (``tables.services``, ``tables.hand_flow``)
 and shows its refusal as a message; nothing is written when a service refuses. A chip movement
