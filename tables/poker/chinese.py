@@ -6,7 +6,10 @@ the seeds and RULINGS are silent, the choices are in ``docs/chinese-taiwanese.md
 
     JSON mapping --parse_chinese--> ChineseRequest (frozen, validated)
                  --settle_chinese--> ChineseResult (frozen)
-                 --ChineseResult.to_json--> JSON mapping (SHOWDOWN_JSON.md, "Chinese poker")
+                 --ChineseResult.to_json--> JSON mapping (docs/showdown-json.md, "Chinese poker")
+
+:func:`count_problems` is the dealer terminal's data-entry check (wrong card counts), apart
+from the engine, which reads a wrong count as a foul (RULINGS 3).
 
 Each player ends the showdown in one of four states:
 
@@ -16,8 +19,10 @@ Each player ends the showdown in one of four states:
     the middle by category and then rank by rank (:func:`.hands.three_card_high`).
 ``fouled``
     wrong counts, wrong order, a card twice in the hand, an unset hand that declares nothing,
-    or a declared sweep that the 13 cards do not hold.  Pays each set opponent what being
-    scooped costs under the rule set plus that opponent's bonuses; two fouled hands push.
+    a declared sweep that the 13 cards do not hold, or a hand the house fouled (input
+    ``"fouled": true``, 004 rule 8: a hand with a wrong number of cards "may be fouled").
+    Pays each set opponent what being scooped costs under the rule set plus that opponent's
+    bonuses; two fouled hands push.
 ``sweep``
     a declared clean sweep / natural that the 13 cards hold (verified by search,
     :mod:`.sweeps`); the most valuable sweep the cards hold counts.  Collects its value from
@@ -57,6 +62,7 @@ from .sweeps import HandSummary, SweepKind, find_sweeps, parse_sweep_kind, summa
 
 __all__ = [
     "GAME",
+    "HOUSE_FOUL",
     "ChinesePlayerIn",
     "ChineseRequest",
     "ChineseResult",
@@ -65,6 +71,7 @@ __all__ = [
     "PlayerResult",
     "SegmentHand",
     "Status",
+    "count_problems",
     "decide_chinese",
     "parse_chinese",
     "read_setting",
@@ -74,6 +81,8 @@ __all__ = [
 
 GAME: Final = "chinese-poker"
 MAX_PLAYERS: Final = 4
+#: The ``foul`` reason of a hand the dealer marked ``"fouled": true``.
+HOUSE_FOUL: Final = "fouled by the house (004 rule 8)"
 
 
 class Status(StrEnum):
@@ -99,6 +108,8 @@ class ChinesePlayerIn:
         cards: all of the player's cards (the set hand's, or the unset 13).
         declare: the declared sweep; ``declare_any``: "any sweep the cards hold".
         surrender: the player surrendered.
+        fouled: the house fouled the hand (004 rule 8); it plays as fouled whatever its cards
+            (which may be partial or none), its declaration or its surrender.
     """
 
     seat: int
@@ -110,6 +121,7 @@ class ChinesePlayerIn:
     declare: SweepKind | None = None
     declare_any: bool = False
     surrender: bool = False
+    fouled: bool = False
 
     @property
     def declares(self) -> bool:
@@ -221,7 +233,7 @@ class ChineseResult:
     payments: tuple[Payment, ...]  # in settlement order
 
     def to_json(self) -> dict[str, Any]:
-        """The contract's output object (SHOWDOWN_JSON.md, "Chinese poker")."""
+        """The contract's output object (docs/showdown-json.md, "Chinese poker")."""
         players: dict[str, Any] = {}
         for p in self.players:
             segs = p.segments
@@ -326,6 +338,9 @@ def _parse_player(raw: object, i: int, rules: ChineseRules) -> ChinesePlayerIn:
     surrender = raw.get("surrender", False)
     if surrender is not True and surrender is not False:
         raise ShowdownError(f"{where}: surrender must be true or false, got {surrender!r}")
+    fouled = raw.get("fouled", False)
+    if fouled is not True and fouled is not False:
+        raise ShowdownError(f"{where}: fouled must be true or false, got {fouled!r}")
     declare_raw = raw.get("declare")
     declare: SweepKind | None = None
     declare_any = False
@@ -352,7 +367,14 @@ def _parse_player(raw: object, i: int, rules: ChineseRules) -> ChinesePlayerIn:
     raw_front, raw_middle, raw_back = raw.get("front"), raw.get("middle"), raw.get("back")
     raw_cards = raw.get("cards")
     front = middle = back = None
-    if raw_front is not None and raw_middle is not None and raw_back is not None and raw_cards is None:
+    if fouled and raw_cards is None:
+        # The house fouled the hand: whatever cards were entered (any counts, a segment or all
+        # of them missing) are kept only to catch a card in two hands (a misdeal).
+        front = _cards(raw_front, where) if raw_front is not None else None
+        middle = _cards(raw_middle, where) if raw_middle is not None else None
+        back = _cards(raw_back, where) if raw_back is not None else None
+        cards = (front or ()) + (middle or ()) + (back or ())
+    elif raw_front is not None and raw_middle is not None and raw_back is not None and raw_cards is None:
         front = _cards(raw_front, where)
         middle = _cards(raw_middle, where)
         back = _cards(raw_back, where)
@@ -373,7 +395,82 @@ def _parse_player(raw: object, i: int, rules: ChineseRules) -> ChinesePlayerIn:
         cards = ()
     else:
         raise ShowdownError(f"{where}: missing cards (give 'front', 'middle' and 'back', or 'cards')")
-    return _new_player_in(seat, stack, front, middle, back, cards, declare, declare_any, surrender)
+    return _new_player_in(seat, stack, front, middle, back, cards, declare, declare_any, surrender, fouled)
+
+
+def _count(value: object) -> int | None:
+    """How many cards a card list (or a string of cards) holds; ``None`` if it is neither."""
+    if type(value) is list:
+        return len(value)
+    if isinstance(value, str):
+        return len(value.replace(",", " ").split())
+    return None
+
+
+_SET_SIZES: Final = (3, 5, 5)
+
+
+def _seat_count_problem(raw: Mapping[str, Any], where: str) -> str | None:
+    if raw.get("fouled") is True:
+        return None  # the house fouled it: any count plays (as fouled)
+    given = {k: _count(raw[k]) for k in (*_PLAYER_SEGMENTS, "cards") if raw.get(k) is not None}
+    if None in given.values():
+        return None  # not a card list: decide() refuses it with its own message
+    declared = raw.get("declare") not in (None, False)
+    surrendered = raw.get("surrender") is True
+    if declared or surrendered:
+        if surrendered and not given:
+            return None  # a surrendered hand may be given without its cards
+        total = sum(n for n in given.values() if n is not None)
+        if total != 13:
+            what = "declared" if declared else "surrendered"
+            return f"{where}: the {what} hand has {total} cards (13 needed)"
+        return None
+    if "cards" in given:
+        if given["cards"] != 13:
+            return f"{where}: the hand has {given['cards']} cards (13 needed)"
+        return None
+    if not given:
+        return f"{where}: no cards entered"
+    counts = [given.get(k) or 0 for k in _PLAYER_SEGMENTS]
+    if tuple(counts) != _SET_SIZES:
+        front, middle, back = counts
+        return f"{where}: front {front}, middle {middle}, back {back} cards (a set hand is 3-5-5)"
+    return None
+
+
+def count_problems(entry: Mapping[str, Any]) -> str | None:
+    """The first wrong card count in a Chinese poker entry, as a message naming the seat, or
+    ``None`` when every count is right.
+
+    For the dealer terminal (a wrong count is a data-entry error unless the dealer marks the
+    hand ``"fouled": true``, 004 rule 8); :func:`decide_chinese` itself still plays a wrong
+    count as a foul (RULINGS 3) and is not changed by this check.
+
+    ``entry`` is a Chinese poker hand (its ``players`` are checked in input order) or one player
+    object.  Per seat, skipping a hand marked ``"fouled": true``:
+
+    * a set hand (``front``, ``middle``, ``back``; a missing one counts 0): 3, 5 and 5 cards;
+    * a hand that declares a clean sweep or surrenders: 13 cards in all (a surrendered hand may
+      be given without cards);
+    * an unset hand (``cards``): 13 cards;
+    * a seat with no cards at all (neither surrendered nor fouled): a problem.
+
+    Only counts are checked: card texts, a card twice and the setting order are left to
+    :func:`decide_chinese` (an input error, or a foul).  A value that is not a card list or a
+    string of cards is skipped (decide refuses it).
+    """
+    players = entry.get("players") if "players" in entry else [entry]
+    if type(players) is not list:
+        return None
+    for i, raw in enumerate(players):
+        if not isinstance(raw, Mapping):
+            continue
+        seat = raw.get("seat")
+        problem = _seat_count_problem(raw, f"seat {seat}" if type(seat) is int else f"players[{i}]")
+        if problem is not None:
+            return problem
+    return None
 
 
 def _misdeal(players: Sequence[ChinesePlayerIn]) -> None:
@@ -628,6 +725,8 @@ class _Player:
 
 
 def _read_player(p: ChinesePlayerIn, position: int, rules: ChineseRules, rows: _Rows) -> _Player:
+    if p.fouled:  # the house's ruling stands over the cards, a declaration or a surrender
+        return _Player(p, position, Status.FOULED, HOUSE_FOUL)
     if p.surrender:
         return _Player(p, position, Status.SURRENDERED)
     if p.declare is not None or p.declare_any:

@@ -20,11 +20,14 @@ Rules applied:
   suit for high, lowest card by suit for low).  An amount below one chip (when an amount is
   not a multiple of ``chip``) goes, as a further odd amount, to the next seat in the same order
   (the first seat that did not get an odd chip), so nobody gets more than one odd piece.
+* Lowball's sevens rule (004 lowball rule 2, :func:`settle_void_after_draw`): in a pot whose
+  best hand checked a seven or better after the draw, the chips bet after the draw go back to
+  whoever bet them.  :func:`settle`, the usual path, does not look at it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
@@ -46,6 +49,7 @@ __all__ = [
     "build_pots",
     "button_order",
     "settle",
+    "settle_void_after_draw",
     "split_amount",
     "split_hi_lo",
 ]
@@ -108,18 +112,36 @@ class Award:
 
 @dataclass(frozen=True, slots=True)
 class PotResult:
+    """An awarded pot.
+
+    Attributes:
+        amount: what the awards add up to.
+        seats: the seats that may win it.
+        awards: who got what.
+        voided: chips of this pot that went back to the seats that bet them after the draw
+            (lowball's sevens rule, :func:`settle_void_after_draw`); the pot as built from the
+            contributions is ``amount + voided``.  0 everywhere else.
+    """
+
     amount: int
     seats: tuple[int, ...]
     awards: tuple[Award, ...]
+    voided: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Settlement:
-    """Pots in order (main pot first), chips returned, and each seat's net (won - put in)."""
+    """Pots in order (main pot first), chips returned, and each seat's net (won - put in).
+
+    ``voided``: after-draw chips given back to the seats that bet them, one entry per seat in
+    seat order (only :func:`settle_void_after_draw` fills it).  Every chip put in is in exactly
+    one of: a pot's awards, ``returned``, ``voided``.
+    """
 
     pots: tuple[PotResult, ...]
     returned: tuple[Returned, ...]
     net: Mapping[int, int]
+    voided: tuple[Returned, ...] = ()
 
 
 _make_pot: Final = maker(Pot)
@@ -317,7 +339,7 @@ def settle(
         awards: list[Award]
         if len(seats) == 1:
             net[seats[0]] += amount
-            add_result(make_result(amount, seats, (make_award(seats[0], amount, whole),)))
+            add_result(make_result(amount, seats, (make_award(seats[0], amount, whole),), 0))
             continue
         if low is None:
             assert high is not None
@@ -327,7 +349,7 @@ def settle(
                 leader = seats[values.index(best)] if values.count(best) == 1 else None
             if leader is not None:  # one winner: no split (the usual case)
                 net[leader] += amount
-                add_result(make_result(amount, seats, (make_award(leader, amount, whole),)))
+                add_result(make_result(amount, seats, (make_award(leader, amount, whole),), 0))
                 continue
             awards = split_amount(amount, _winners(seats, high, high_order), chip, whole)
         elif high is None:
@@ -342,7 +364,116 @@ def settle(
                 awards += split_amount(low_half, _winners(low_seats, low, low_order), chip, Share.LOW)
         for award in awards:
             net[award.seat] += award.amount
-        add_result(make_result(amount, seats, tuple(awards)))
+        add_result(make_result(amount, seats, tuple(awards), 0))
     for r in returned:
         net[r.seat] += r.amount
-    return _make_settlement(tuple(results), tuple(returned), net)
+    return _make_settlement(tuple(results), tuple(returned), net, ())
+
+
+def _pot_ranges(by_seat: Sequence[StakeLike], amounts: Iterable[int]) -> list[tuple[int, int]]:
+    """The chip levels ``[bottom, top)`` of each pot, given the pots' amounts in order.
+
+    Pots are consecutive level ranges from 0 (each slice between two levels is in a pot, except
+    a top slice that only one seat reached), and every slice holds chips, so walking the
+    levels until a pot's amount is reached finds its top.
+    """
+    puts = [s.put_in for s in by_seat]
+    levels = sorted(set(puts))
+    ranges: list[tuple[int, int]] = []
+    bottom = 0
+    i = 0
+    for amount in amounts:
+        top, got = bottom, 0
+        while got < amount:
+            while levels[i] <= top:
+                i += 1
+            level = levels[i]
+            got += sum(min(p, level) - min(p, top) for p in puts)
+            top = level
+        assert got == amount, "a pot does not end on a contribution level"
+        ranges.append((bottom, top))
+        bottom = top
+    return ranges
+
+
+def settle_void_after_draw(
+    stakes: Sequence[StakeLike],
+    *,
+    chip: int,
+    strength: Mapping[int, int],
+    order: Mapping[int, int],
+    after_draw: Mapping[int, int],
+    checked: Collection[int],
+) -> Settlement:
+    """Settle a one-winner-per-pot game (lowball) under 004 lowball rule 2, the sevens rule.
+
+    A ``checked`` seat checked a seven or better after the draw: it cannot win what was bet
+    after the draw (Robert's Rules: if it is the best hand, all action after the draw is void).
+
+    Reading, exact in chips:
+
+    * Pots are built from the totals put in, exactly as :func:`settle` builds them.
+    * Each seat's chips sit in the levels in the order they went in: its pre-draw chips fill
+      ``[0, put_in - after)``, its after-draw chips ``[put_in - after, put_in)``.  So a pot
+      with the levels ``[bottom, top)`` holds ``max(0, min(top, put_in) - max(bottom,
+      put_in - after))`` of each seat's after-draw chips.
+    * A pot whose best hand (or one of whose tied best hands) is a ``checked`` seat gives its
+      after-draw chips back, every seat getting its own (``voided``); the rest of the pot, the
+      pre-draw chips, goes to the best hand(s) as usual (ties and odd chips as in
+      :func:`settle`).  Every other pot is awarded as usual.
+
+    Args:
+        stakes: every seat's total put in and fold flag (seats unique).
+        chip: the smallest chip, in cents.
+        strength: live seat -> hand strength (bigger better); each pot goes ``whole``.
+        order: odd-chip priority between tied hands (smaller first).
+        after_draw: seat -> chips put in after the draw, ``0 <= after <= put_in``; a seat
+            missing counts 0.
+        checked: the seats marked as having checked a seven or better (live seats).
+
+    Returns:
+        The settlement: a voiding pot's ``amount`` is what was awarded of it and its
+        ``voided`` what went back; ``voided`` lists each seat's chips given back (seat order).
+        ``net`` sums to zero.
+
+    Raises:
+        PotError: as :func:`settle`; an after-draw amount above the seat's total or negative.
+    """
+    if chip <= 0:
+        raise PotError(f"chip must be a positive number of cents, got {chip}")
+    by_seat = sorted(stakes, key=_SEAT)
+    net: dict[int, int] = {s.seat: -s.put_in for s in by_seat}
+    if len(net) != len(by_seat):
+        raise PotError("a seat appears twice among the stakes")
+    for s in by_seat:
+        after = after_draw.get(s.seat, 0)
+        if not 0 <= after <= s.put_in:
+            raise PotError(f"seat {s.seat}: {after} put in after the draw, of {s.put_in} put in")
+    pots, returned = _slices_of(by_seat, stakes)
+    ranges = _pot_ranges(by_seat, [amount for amount, _ in pots])
+    # (seat, first after-draw level, top level) of every seat that bet after the draw
+    bettors = [
+        (s.seat, s.put_in - after_draw[s.seat], s.put_in) for s in by_seat if after_draw.get(s.seat, 0)
+    ]
+    marked = frozenset(checked)
+    voided: dict[int, int] = {}
+    results: list[PotResult] = []
+    whole = Share.WHOLE
+    for (amount, seats), (bottom, top) in zip(pots, ranges, strict=True):
+        winners = _winners(seats, strength, order)
+        void = 0
+        if not marked.isdisjoint(winners):
+            for seat, first, last in bettors:
+                chips = min(top, last) - max(bottom, first)
+                if chips > 0:
+                    voided[seat] = voided.get(seat, 0) + chips
+                    net[seat] += chips
+                    void += chips
+        awards = split_amount(amount - void, winners, chip, whole)
+        for award in awards:
+            net[award.seat] += award.amount
+        results.append(_make_pot_result(amount - void, seats, tuple(awards), void))
+    for r in returned:
+        net[r.seat] += r.amount
+    back = tuple(_make_returned(seat, voided[seat]) for seat in sorted(voided))
+    return _make_settlement(tuple(results), tuple(returned), net, back)

@@ -1,4 +1,4 @@
-"""The showdown contract (docs SHOWDOWN_JSON.md): JSON object in, JSON object out.
+"""The showdown contract (``docs/showdown-json.md``): JSON object in, JSON object out.
 
 ``decide(hand)`` dispatches on ``hand["game"]`` through the :data:`GAMES` registry.  This
 module implements the pot games (holdem, omaha, omaha-hi-lo, stud, stud-hi-lo, razz,
@@ -11,6 +11,11 @@ five-card-stud, five-card-draw, five-card-draw-hi-lo, lowball, option-alley):
 Bad input raises :class:`ShowdownError` (a ``ValueError``) whose message names the seat and
 the card.  ``decide_many`` handles JSON Lines: one result line per input line, a bad line
 getting its own ``{"error": ...}`` line.
+
+Lowball's two house rules (004 lowball rules 1 and 2) are optional input: ``"joker": false``
+(dealer's choice deals lowball without the joker, :func:`game_admits_joker`) and the sevens
+rule (a player marked ``checked_seven`` cannot win what was bet after the draw,
+:func:`.pots.settle_void_after_draw`).  Neither costs the usual hand anything but a key lookup.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from .cards import CARD_BY_TEXT, JOKER, Card, CardError, parse_card
 from .errors import ShowdownError
 from .hands import (
     LOW_CARD_ORDER,
+    Category,
     HighHand,
     LowHand,
     _high_from_codes,
@@ -38,10 +44,11 @@ from .hands import (
     omaha_board_low8,
     omaha_board_triples,
 )
-from .pots import PotError, Settlement, button_order, settle
+from .pots import PotError, Settlement, button_order, settle, settle_void_after_draw
 
 __all__ = [
     "GAMES",
+    "JOKER_GAMES",
     "POT_GAMES",
     "GameSpec",
     "Handler",
@@ -50,12 +57,15 @@ __all__ = [
     "PlayerIn",
     "PotGameRequest",
     "PotGameResult",
+    "SevensRule",
     "ShowdownError",
     "decide",
     "decide_line",
     "decide_many",
     "decide_pot_game",
     "decide_value",
+    "game_admits_joker",
+    "is_seven_or_better",
     "parse_pot_request",
     "pot_game_handler",
     "register_game",
@@ -79,7 +89,10 @@ class GameSpec:
         low: the low rule.
         omaha: exactly 2 hole + 3 board cards.
         stud: odd chips by the highest (lowest) card by suit; otherwise by the button.
-        joker: the joker ``JK`` may be among a player's cards (lowball).
+        joker: the game may be played with the joker ``JK`` (lowball), and is unless the
+            hand says ``"joker": false`` (004 lowball rule 1: not in dealer's choice).
+        sevens: the sevens rule applies (lowball, 004 lowball rule 2): players may be marked
+            ``checked_seven``.
     """
 
     name: str
@@ -90,6 +103,7 @@ class GameSpec:
     omaha: bool = False
     stud: bool = False
     joker: bool = False
+    sevens: bool = False
 
 
 POT_GAMES: Final[dict[str, GameSpec]] = {
@@ -104,10 +118,13 @@ POT_GAMES: Final[dict[str, GameSpec]] = {
         GameSpec("five-card-stud", 5, 0, True, LowRule.NONE, stud=True),
         GameSpec("five-card-draw", 5, 0, True, LowRule.NONE),
         GameSpec("five-card-draw-hi-lo", 5, 0, True, LowRule.EIGHT),
-        GameSpec("lowball", 5, 0, False, LowRule.ANY, joker=True),
+        GameSpec("lowball", 5, 0, False, LowRule.ANY, joker=True, sevens=True),
         GameSpec("option-alley", 5, 0, True, LowRule.ANY, stud=True),
     )
 }
+
+#: The games that may be played with the joker ``JK`` (and are, unless ``"joker": false``).
+JOKER_GAMES: Final[frozenset[str]] = frozenset(name for name, spec in POT_GAMES.items() if spec.joker)
 
 
 # --------------------------------------------------------------------------------------
@@ -124,12 +141,38 @@ class PlayerIn:
 
 
 @dataclass(frozen=True, slots=True)
+class SevensRule:
+    """004 lowball rule 2 ("must bet a seven or better or lose all action after the draw").
+
+    Attributes:
+        after_draw: seat -> chips put in after the draw (``0 <= after <= put_in``); every live
+            seat is present, a folded seat only when the dealer gave it.
+        checked: the live seats the dealer marked: they checked a seven or better after the
+            draw, so they cannot win what was bet after it.
+    """
+
+    after_draw: Mapping[int, int]
+    checked: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
 class PotGameRequest:
+    """A validated pot-game hand.
+
+    Attributes:
+        joker: the joker is in the deck for this hand (``None``: the game's default,
+            ``game.joker``).
+        sevens: the sevens rule's input when a player was marked ``checked_seven``, else
+            ``None`` (the usual case: the pots are settled as they always were).
+    """
+
     game: GameSpec
     button: int | None
     chip: int
     board: tuple[Card, ...]
     players: tuple[PlayerIn, ...]
+    joker: bool | None = None
+    sevens: SevensRule | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +226,7 @@ class PotGameResult:
                 "low_cards": [c._text for c in low.cards] if low is not None else None,
             }
         s = self.settlement
-        return {
+        out: dict[str, Any] = {
             "pots": [
                 {
                     "amount": p.amount,
@@ -198,7 +241,19 @@ class PotGameResult:
             "net": {key(seat) or str(seat): amount for seat, amount in s.net.items()},
             "returned": [{"seat": r.seat, "amount": r.amount} for r in s.returned],
         }
+        if s.voided:  # the sevens rule gave after-draw chips back (lowball only)
+            for pot, p in zip(out["pots"], s.pots, strict=True):
+                if p.voided:
+                    pot["voided"] = p.voided
+            out["returned"] += [
+                {"seat": r.seat, "amount": r.amount, "reason": VOID_AFTER_DRAW} for r in s.voided
+            ]
+        return out
 
+
+#: The ``reason`` of a ``returned`` entry that gives back chips bet after the draw because a
+#: player who checked a seven or better had the best hand (004 lowball rule 2).
+VOID_AFTER_DRAW: Final = "after-draw action void (004 lowball rule 2)"
 
 _SEAT: Final = attrgetter("seat")
 _CARDS: Final = attrgetter("cards")
@@ -252,14 +307,25 @@ def _fmt(cards: Sequence[Card]) -> str:
     return " ".join(c._text for c in cards) or "none"
 
 
-def _card_conflict(spec: GameSpec, players: Sequence[PlayerIn], board: Sequence[Card]) -> ShowdownError:
+def _no_joker(spec: GameSpec, where: str) -> ShowdownError:
+    if spec.joker:  # lowball dealt without the joker
+        return ShowdownError(
+            f"{where}: the joker JK is not in the deck for this hand"
+            f' ({spec.name} played without the joker, "joker": false; 004 lowball rule 1)'
+        )
+    return ShowdownError(f"{where}: the joker JK plays only in lowball, not in {spec.name}")
+
+
+def _card_conflict(
+    spec: GameSpec, joker: bool, players: Sequence[PlayerIn], board: Sequence[Card]
+) -> ShowdownError:
     """The first card problem found walking the hands in input order (joker, card twice)."""
     owner: dict[Card, str] = {}
     for p in players:
         where = f"seat {p.seat}"
         for card in p.cards:
-            if card is JOKER and not spec.joker:
-                return ShowdownError(f"{where}: the joker JK plays only in lowball, not in {spec.name}")
+            if card is JOKER and not joker:
+                return _no_joker(spec, where)
             seen = owner.get(card)
             if seen == where:
                 return ShowdownError(f"{where}: card {card} appears twice in the hand")
@@ -269,7 +335,7 @@ def _card_conflict(spec: GameSpec, players: Sequence[PlayerIn], board: Sequence[
     on_board: set[Card] = set()
     for card in board:
         if card is JOKER:
-            return ShowdownError(f"board: the joker JK plays only in lowball, not in {spec.name}")
+            return _no_joker(spec, "board")
         if card in on_board:
             return ShowdownError(f"board: card {card} appears twice on the board")
         on_board.add(card)
@@ -296,19 +362,105 @@ def _player_error(i: int, seat: object, put_in: object, folded: object, seats: s
     return ShowdownError(f"seat {seat}: folded must be true or false, got {folded!r}")
 
 
+def _joker_flag(name: str, has_joker: bool, value: object) -> bool:
+    """The hand's ``"joker"`` input: a boolean, and ``true`` only for a game with the joker."""
+    if value is not True and value is not False:
+        raise ShowdownError(f"joker must be true or false, got {value!r}")
+    if value and not has_joker:
+        games = ", ".join(sorted(JOKER_GAMES))
+        raise ShowdownError(f'"joker": true, but {name} has no joker (only {games} is played with it)')
+    return value
+
+
+def game_admits_joker(game: str, joker: bool | None = None) -> bool:
+    """Whether the joker ``JK`` is in the deck for a hand of ``game`` whose input has
+    ``"joker": joker`` (``None``: no such key), e.g. for a card picker to offer it or not.
+
+    True for lowball (:data:`JOKER_GAMES`) unless ``joker`` is ``False`` (004 lowball rule 1:
+    lowball in dealer's choice is dealt without the joker); False for every other game.
+
+    Raises:
+        ShowdownError: where :func:`decide` refuses the hand for it: an unknown game, a ``joker``
+            that is not a boolean, ``joker=True`` for a game without the joker.
+    """
+    spec = POT_GAMES.get(game) if isinstance(game, str) else None
+    if spec is None:
+        if not isinstance(game, str) or game not in GAMES:
+            raise ShowdownError(f"unknown game {game!r}; known games: {', '.join(sorted(GAMES))}")
+        return joker is not None and _joker_flag(game, False, joker)
+    return spec.joker if joker is None else _joker_flag(spec.name, spec.joker, joker)
+
+
+def _sevens_rule(
+    spec: GameSpec, given: Sequence[tuple[PlayerIn, Mapping[str, Any]]], players: Sequence[PlayerIn]
+) -> SevensRule | None:
+    """Validate the sevens-rule fields of the players that have any (``given``, in input order).
+
+    ``None`` when nobody is marked ``checked_seven`` (the after-draw amounts change nothing).
+    """
+    name = spec.name
+    after: dict[int, int] = {}
+    checked: list[int] = []
+    for p, raw in given:
+        where = f"seat {p.seat}"
+        if "put_in_after_draw" in raw:
+            if not spec.sevens:
+                raise ShowdownError(
+                    f"{where}: put_in_after_draw is only for lowball (004 lowball rule 2), not {name}"
+                )
+            amount = _money(raw["put_in_after_draw"], f"{where}: put_in_after_draw")
+            if amount > p.put_in:
+                raise ShowdownError(
+                    f"{where}: put_in_after_draw {amount} is more than put_in {p.put_in}"
+                    " (put_in is everything put in during the hand)"
+                )
+            after[p.seat] = amount
+        mark = raw.get("checked_seven", False)
+        if mark is not True and mark is not False:
+            raise ShowdownError(f"{where}: checked_seven must be true or false, got {mark!r}")
+        if not mark:
+            continue
+        if not spec.sevens:
+            raise ShowdownError(
+                f"{where}: checked_seven is only for lowball (004 lowball rule 2), not {name}"
+            )
+        if p.folded:
+            raise ShowdownError(
+                f"{where}: checked_seven marks a player in at the showdown, but the player folded"
+            )
+        if len(p.cards) != spec.hole:
+            raise ShowdownError(
+                f"{where}: checked_seven needs the player's {spec.hole} cards"
+                f" (to check the seven or better), got {len(p.cards)}"
+            )
+        checked.append(p.seat)
+    if not checked:
+        return None
+    for p in players:
+        if not p.folded and p.seat not in after:
+            raise ShowdownError(
+                f"seat {p.seat}: missing field 'put_in_after_draw' (every live player needs it"
+                f" when a player is marked checked_seven: seat {checked[0]})"
+            )
+    return SevensRule(after, frozenset(checked))
+
+
 def parse_pot_request(hand: Mapping[str, Any]) -> PotGameRequest:
     """Validate a pot-game hand and build the typed request.
 
     Raises:
         ShowdownError: unknown game, missing field, non-integer or negative money, a seat twice,
-            unknown card, wrong card count, the joker outside lowball, a card twice (in one
-            hand, in two hands, or in a hand and on the board).
+            unknown card, wrong card count, the joker outside lowball or in a hand dealt without
+            it (``"joker": false``), a card twice (in one hand, in two hands, or in a hand and on
+            the board), a bad sevens-rule field (``put_in_after_draw``, ``checked_seven``).
     """
     game_name = hand.get("game")
     spec = POT_GAMES.get(game_name) if isinstance(game_name, str) else None
     if spec is None:
         raise ShowdownError(f"unknown game {game_name!r}; pot games are: {', '.join(POT_GAMES)}")
     name = spec.name
+    raw_joker = hand.get("joker")
+    joker = spec.joker if raw_joker is None else _joker_flag(name, spec.joker, raw_joker)
 
     raw_players = hand.get("players")
     if raw_players is None:
@@ -335,6 +487,7 @@ def parse_pot_request(hand: Mapping[str, Any]) -> PotGameRequest:
     add = players.append
     incomplete: ShowdownError | None = None  # a live hand without its full cards
     all_cards: list[Card] = []
+    sevens_given: list[tuple[PlayerIn, Mapping[str, Any]]] = []
     live = 0
     for i, raw in enumerate(raw_players):
         if type(raw) is not dict and not isinstance(raw, Mapping):
@@ -378,7 +531,10 @@ def parse_pot_request(hand: Mapping[str, Any]) -> PotGameRequest:
         all_cards += cards
         if not folded:
             live += 1
-        add(_make_player_in(seat, cards, put_in, folded))
+        player = _make_player_in(seat, cards, put_in, folded)
+        add(player)
+        if "checked_seven" in raw or "put_in_after_draw" in raw:
+            sevens_given.append((player, raw))
     if len(set(map(_SEAT, players))) != len(players):
         seen: set[int] = set()
         for p in players:
@@ -402,9 +558,10 @@ def parse_pot_request(hand: Mapping[str, Any]) -> PotGameRequest:
     elif raw_board is not None and raw_board != [] and raw_board != "":
         raise ShowdownError(f"board: {name} has no board cards (board is only for holdem and omaha games)")
     distinct = set(all_cards)
-    if len(distinct) != len(all_cards) or (JOKER in distinct and (board or not spec.joker)):
-        raise _card_conflict(spec, players, board)
-    return _make_request(spec, button, chip, board, tuple(players))
+    if len(distinct) != len(all_cards) or (JOKER in distinct and (board or not joker)):
+        raise _card_conflict(spec, joker, players, board)
+    sevens = _sevens_rule(spec, sevens_given, players) if sevens_given else None
+    return _make_request(spec, button, chip, board, tuple(players), joker, sevens)
 
 
 # --------------------------------------------------------------------------------------
@@ -485,7 +642,7 @@ def decide_pot_game(request: PotGameRequest) -> PotGameResult:
             high[p.seat] = h.strength
     else:
         eight = spec.low is LowRule.EIGHT
-        joker = spec.joker
+        joker = spec.joker if request.joker is None else request.joker
         for p in live:
             seat = p.seat
             codes = [c.code for c in p.cards]
@@ -504,13 +661,55 @@ def decide_pot_game(request: PotGameRequest) -> PotGameResult:
         assert request.button is not None
         high_order = low_order = button_order(live_seats, request.button)
     try:
-        settlement = settle(
-            request.players, chip=request.chip, high=high, low=low, high_order=high_order, low_order=low_order
-        )
+        if request.sevens is None:
+            settlement = settle(
+                request.players,
+                chip=request.chip,
+                high=high,
+                low=low,
+                high_order=high_order,
+                low_order=low_order,
+            )
+        else:
+            settlement = _settle_sevens(request, lows, low, low_order)
     except PotError as exc:
         raise ShowdownError(str(exc)) from None
     seats = tuple(live_seats) if read else ()
     return _make_result(spec.name, seats, highs, lows, settlement)
+
+
+def is_seven_or_better(low: LowHand) -> bool:
+    """A lowball hand of five unpaired ranks, seven or lower (7-6-5-4-3 down to 5-4-3-2-A)."""
+    return low.category is Category.HIGH_CARD and low.ranks[0] <= 7
+
+
+def _settle_sevens(
+    request: PotGameRequest,
+    lows: Mapping[int, LowHand | None],
+    low: Mapping[int, int] | None,
+    order: Mapping[int, int],
+) -> Settlement:
+    """Settle a lowball hand with players marked ``checked_seven`` (004 lowball rule 2)."""
+    sevens = request.sevens
+    assert sevens is not None
+    assert low is not None, "the sevens rule is a lowball rule (a low-only game)"
+    for p in request.players:
+        if p.seat in sevens.checked:
+            hand = lows.get(p.seat)
+            assert hand is not None, "a marked player's hand is always read (its cards are complete)"
+            if not is_seven_or_better(hand):
+                raise ShowdownError(
+                    f"seat {p.seat}: marked checked_seven, but {hand.name} is not a seven or better"
+                    " (the mark is wrong: only a 7-x-x-x-x low or better must be bet)"
+                )
+    return settle_void_after_draw(
+        request.players,
+        chip=request.chip,
+        strength=low,
+        order=order,
+        after_draw=sevens.after_draw,
+        checked=sevens.checked,
+    )
 
 
 def pot_game_handler(hand: Mapping[str, Any]) -> dict[str, Any]:
@@ -535,7 +734,7 @@ def register_game(name: str, handler: Handler) -> None:
 
 
 def decide(hand: Mapping[str, Any]) -> dict[str, Any]:
-    """Decide one showdown (see SHOWDOWN_JSON.md).
+    """Decide one showdown (see docs/showdown-json.md).
 
     Raises:
         ShowdownError: bad input; the message names the seat and the card.

@@ -18,7 +18,7 @@ agreed before the deal, each board scored on its own at the full point value:
   at the start of the hand (``stack``, counted in whole chips).
 
     JSON mapping --parse_taiwanese--> TaiwaneseRequest --settle_taiwanese--> TaiwaneseResult
-                 --TaiwaneseResult.to_json--> JSON mapping (SHOWDOWN_JSON.md, "Taiwanese poker")
+                 --TaiwaneseResult.to_json--> JSON mapping (docs/showdown-json.md, "Taiwanese poker")
 """
 
 from __future__ import annotations
@@ -161,7 +161,7 @@ class TaiwaneseResult:
     net: dict[int, int]
 
     def to_json(self) -> dict[str, Any]:
-        """The contract's output object (SHOWDOWN_JSON.md, "Taiwanese poker")."""
+        """The contract's output object (docs/showdown-json.md, "Taiwanese poker")."""
         players: dict[str, Any] = {}
         for seat in self.order:
             players[str(seat)] = {

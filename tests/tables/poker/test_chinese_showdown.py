@@ -1,5 +1,5 @@
 """Chinese and Taiwanese poker through the showdown registry and ``manage.py showdown``
-(SHOWDOWN_JSON.md): the contract's keys, errors as ShowdownError, exit status 2."""
+(docs/showdown-json.md): the contract's keys, errors as ShowdownError, exit status 2."""
 
 from __future__ import annotations
 

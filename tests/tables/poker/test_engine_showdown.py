@@ -1,4 +1,4 @@
-"""decide(): the JSON contract for pot games (SHOWDOWN_JSON.md), worked examples, bad input."""
+"""decide(): the JSON contract for pot games (docs/showdown-json.md), worked examples, bad input."""
 
 from __future__ import annotations
 
