@@ -1,10 +1,18 @@
-"""House data (seed 004): every schedule row loaded equals the seed's printed tables."""
+"""House data (seed 004): every schedule row, betting limit and Chinese poker fee loaded equals
+the figures seed 004 prints.
+
+The expected figures are in the repository (``tests/data/seed_004.json``, copied cell for cell
+from ``004_f865bd54140f843d.txt``), so these tests run anywhere. When the seed documents are
+beside the repository (``../shared/seeds/``), ``test_in_repo_figures_equal_seed_004`` also
+checks that file against the seed text; without them it is skipped and says why.
+"""
 
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -23,15 +31,18 @@ from tables.models import (
     Structure,
 )
 
+FIGURES_FILE = Path(__file__).resolve().parent.parent / "data" / "seed_004.json"
+FIGURES: dict[str, Any] = json.loads(FIGURES_FILE.read_text(encoding="utf-8"))
 SEEDS = Path(settings.BASE_DIR).parent / "shared" / "seeds"
 SEED_004 = SEEDS / "004_f865bd54140f843d.txt"
+STRUCTURES = {"No-Limit and Pot Limit": RateStructure.BIG_BET.value, "Limit": RateStructure.LIMIT.value}
 
 Row = tuple[str, tuple[int | None, ...], int, int, int]  # structure, stakes key, players min, max, fee
 
 
 def _cents(text: str) -> int | None:
-    """``\\$20`` -> 2000; ``no max`` -> None."""
-    text = text.replace("\\", "").strip()
+    """``$20`` -> 2000; ``no max`` -> None."""
+    text = text.strip()
     if text == "no max":
         return None
     match = re.fullmatch(r"\$(\d+)", text)
@@ -44,60 +55,100 @@ def _pair(text: str) -> tuple[int | None, int | None]:
     return _cents(low), _cents(high)
 
 
-def parse_seed_schedules(text: str) -> dict[str, list[Row]]:
-    """The rows of Collection Rate Schedules A, B and C as 004 prints them."""
-    schedules: dict[str, list[Row]] = {}
+def schedule_rows(code: str) -> list[Row]:
+    """The rows of collection rate schedule ``code`` (A, B or C) in the in-repo figures, in cents."""
+    rows: list[Row] = []
+    for table in FIGURES["collection_rate_schedules"][code]:
+        structure = STRUCTURES[table["heading"]]
+        stakes_key: tuple[int | None, ...] | None = None
+        for first, band, fee in table["rows"]:
+            if first:  # a blank first cell continues the stakes above
+                if structure == RateStructure.LIMIT:
+                    parts = [_pair(p) for p in first.split(",")]
+                    alt = parts[1] if len(parts) > 1 else (None, None)
+                    stakes_key = (*parts[0], *alt)
+                else:
+                    stakes_key = _pair(first)
+            assert stakes_key is not None
+            low, high = (int(n) for n in band.split("-"))
+            fee_cents = _cents(fee)
+            assert fee_cents is not None
+            rows.append((structure, stakes_key, low, high, fee_cents))
+    return rows
+
+
+def betting_limits() -> list[tuple[int, int, int | None, int | None]]:
+    """The posted limit stakes, ``$2 - $4/$2 - $8`` -> (200, 400, 200, 800), in cents."""
+    limits = []
+    for posted in FIGURES["betting_limits"]:
+        if posted in ("Pot Limit", "No Limit"):
+            continue
+        pairs = [_pair(part) for part in posted.split("/")]
+        (small, big), (alt_small, alt_big) = pairs[0], pairs[1] if len(pairs) > 1 else (None, None)
+        assert small is not None
+        assert big is not None
+        limits.append((small, big, alt_small, alt_big))
+    return limits
+
+
+def chinese_fees() -> dict[str, tuple[int, int, int, int | None]]:
+    """Chinese poker fee options: {option: (point min, point max, player #1 fee, player #2 fee)}."""
+    options = {}
+    for table in FIGURES["chinese_poker_collection_fees"]:
+        for option, limit, first, *second in table["rows"]:
+            low, high = _pair(limit)
+            first_cents = _cents(first)
+            assert low is not None
+            assert high is not None
+            assert first_cents is not None
+            options[option] = (low, high, first_cents, _cents(second[0]) if second else None)
+    return options
+
+
+def _cells(line: str) -> list[str]:
+    """A seed table row's cells without Markdown escapes and ``<b>`` tags."""
+    return [re.sub(r"</?b>", "", cell.replace("\\", "")).strip() for cell in line.split("\t")]
+
+
+def parse_seed_004(text: str) -> dict[str, Any]:
+    """The figures of the seed text, in the shape of ``tests/data/seed_004.json`` (no ``source``)."""
+    schedules: dict[str, list[dict[str, Any]]] = {}
     current: str | None = None
-    section: str | None = None
-    stakes_key: tuple[int | None, ...] | None = None
     for line in text.splitlines():
         heading = re.match(r"^#+\s+(.*)$", line)
         if heading:
             title = heading.group(1).strip()
             named = re.fullmatch(r"Schedule ([ABC])", title)
             if named:
-                current, section = named.group(1), None
+                current = named.group(1)
                 schedules[current] = []
-            elif title == "No-Limit and Pot Limit":
-                section = RateStructure.BIG_BET.value
-            elif title == "Limit":
-                section = RateStructure.LIMIT.value
+            elif current is not None and title in STRUCTURES:
+                schedules[current].append({"heading": title, "columns": None, "rows": []})
             elif current is not None:
                 current = None  # the next chapter (Chinese Poker) ends the schedules
             continue
-        if current is None or section is None or "\t" not in line or line.startswith(("Buy-In", "Betting")):
-            continue
-        first, band, fee = line.split("\t")
-        if first.strip():
-            if section == RateStructure.LIMIT:
-                parts = [_pair(p) for p in first.split(",")]
-                alt = parts[1] if len(parts) > 1 else (None, None)
-                stakes_key = (*parts[0], *alt)
+        if current is not None and schedules[current] and "\t" in line:
+            table = schedules[current][-1]
+            if table["columns"] is None:
+                table["columns"] = _cells(line)
             else:
-                stakes_key = _pair(first)
-        assert stakes_key is not None
-        low, high = (int(n) for n in band.split("-"))
-        fee_cents = _cents(fee)
-        assert fee_cents is not None
-        schedules[current].append((section, stakes_key, low, high, fee_cents))
-    return schedules
-
-
-def parse_seed_chinese_fees(text: str) -> dict[str, tuple[int, int, int, int | None]]:
-    """Chinese poker fee options: {option: (point min, point max, player #1 fee, player #2 fee)}."""
-    fees_part = text.split("## Collection Fees", 1)[1]
-    options = {}
-    for line in fees_part.splitlines():
-        cells = [c.strip() for c in line.split("\t")]
-        if len(cells) >= 3 and cells[0].isdigit():
-            low, high = (_cents(x) for x in cells[1].replace(" ", "").split("-"))
-            assert low is not None
-            assert high is not None
-            first = _cents(cells[2])
-            assert first is not None
-            second = _cents(cells[3]) if len(cells) > 3 and cells[3] else None
-            options[cells[0]] = (low, high, first, second)
-    return options
+                table["rows"].append(_cells(line))
+    limits_part = text.split("## Betting Limits", 1)[1].split("With the exception", 1)[0]
+    posted = [line.strip().replace("\\", "") for line in limits_part.splitlines() if line.strip()]
+    assert posted[0].startswith("The following betting limits")
+    fees: list[dict[str, Any]] = []
+    for line in text.split("## Collection Fees", 1)[1].splitlines():
+        if "\t" in line:
+            cells = _cells(line)
+            if cells[0].isdigit():
+                fees[-1]["rows"].append(cells)
+            else:
+                fees.append({"columns": cells, "rows": []})
+    return {
+        "collection_rate_schedules": schedules,
+        "betting_limits": posted[1:],
+        "chinese_poker_collection_fees": fees,
+    }
 
 
 def _loaded_rows(code: str) -> list[Row]:
@@ -114,27 +165,36 @@ def _loaded_rows(code: str) -> list[Row]:
     return rows
 
 
-@pytest.fixture(scope="module")
-def seed_text() -> str:
-    return SEED_004.read_text(encoding="utf-8")
+@pytest.mark.skipif(
+    not SEED_004.exists(),
+    reason=f"seed 004 not found at {SEED_004} (the seed documents beside the repository, "
+    "../shared/seeds/): tests/data/seed_004.json is not checked against the seed text",
+)
+@pytest.mark.parametrize(
+    "section", ["collection_rate_schedules", "betting_limits", "chinese_poker_collection_fees"]
+)
+def test_in_repo_figures_equal_seed_004(section: str) -> None:
+    seed = parse_seed_004(SEED_004.read_text(encoding="utf-8"))
+    assert FIGURES[section] == seed[section]
 
 
-def test_seed_parser_sees_every_printed_row(seed_text: str) -> None:
-    parsed = parse_seed_schedules(seed_text)
-    assert sorted(parsed) == ["A", "B", "C"]
+def test_in_repo_figures_hold_every_printed_row() -> None:
+    assert sorted(FIGURES["collection_rate_schedules"]) == ["A", "B", "C"]
     # 9 buy-in ranges and 11 betting limits, three player bands each.
-    assert {code: len(rows) for code, rows in parsed.items()} == {"A": 60, "B": 60, "C": 60}
-    assert parsed["B"][0] == (RateStructure.BIG_BET, (2000, 10000), 1, 4, 200)
-    assert (RateStructure.LIMIT, (400, 1000, 400, 2000), 7, 10, 500) in parsed["C"]
+    assert {code: len(schedule_rows(code)) for code in "ABC"} == {"A": 60, "B": 60, "C": 60}
+    assert schedule_rows("B")[0] == (RateStructure.BIG_BET, (2000, 10000), 1, 4, 200)
+    assert (RateStructure.LIMIT, (400, 1000, 400, 2000), 7, 10, 500) in schedule_rows("C")
+    assert betting_limits()[0] == (100, 300, 100, 600)
+    assert len(betting_limits()) == 6
 
 
 @pytest.mark.parametrize("code", ["A", "B", "C"])
-def test_loaded_schedule_equals_seed(house: None, seed_text: str, code: str) -> None:
-    assert sorted(_loaded_rows(code), key=repr) == sorted(parse_seed_schedules(seed_text)[code], key=repr)
+def test_loaded_schedule_equals_seed(house: None, code: str) -> None:
+    assert sorted(_loaded_rows(code), key=repr) == sorted(schedule_rows(code), key=repr)
 
 
-def test_chinese_poker_fee_options_equal_seed(house: None, seed_text: str) -> None:
-    seed = parse_seed_chinese_fees(seed_text)
+def test_chinese_poker_fee_options_equal_seed(house: None) -> None:
+    seed = chinese_fees()
     assert seed == {"1": (100, 10000, 100, None), "2": (100, 10000, 200, 100), "3": (100, 10000, 300, 200)}
     for option, (low, high, first, second) in seed.items():
         rates = CollectionSchedule.objects.get(code=f"CP{option}").rates_at()
@@ -196,27 +256,20 @@ def test_approved_games(house: None) -> None:
     assert (taiwanese.kind, taiwanese.seat_count) == (GameKind.PLAYER_DEALER, 6)
 
 
-def test_betting_limits_and_buy_ins(house: None, seed_text: str) -> None:
+def test_betting_limits_and_buy_ins(house: None) -> None:
     # Every betting limit 004 posts, with each kill type.
-    posted = re.findall(r"^\\\$(\d+) - \\\$(\d+)(?:/\\\$(\d+) - \\\$(\d+))?$", seed_text, flags=re.M)
-    assert len(posted) == 6
-    for small, big, alt_small, alt_big in posted:
+    for small, big, alt_small, alt_big in betting_limits():
         for kill in KillType.values:
             assert Stakes.objects.filter(
                 structure=Structure.LIMIT,
-                small_bet_cents=int(small) * 100,
-                big_bet_cents=int(big) * 100,
-                alt_small_bet_cents=int(alt_small) * 100 if alt_small else None,
-                alt_big_bet_cents=int(alt_big) * 100 if alt_big else None,
+                small_bet_cents=small,
+                big_bet_cents=big,
+                alt_small_bet_cents=alt_small,
+                alt_big_bet_cents=alt_big,
                 kill=kill,
             ).exists(), (small, big, alt_small, alt_big, kill)
     # Every buy-in range of the schedules, at pot limit and at no limit, without kill.
-    ranges = {
-        key
-        for row in parse_seed_schedules(seed_text)["A"]
-        if row[0] == RateStructure.BIG_BET
-        for key in [row[1]]
-    }
+    ranges = {row[1] for row in schedule_rows("A") if row[0] == RateStructure.BIG_BET}
     assert len(ranges) == 9
     for low, high in ranges:
         for structure in (Structure.POT_LIMIT, Structure.NO_LIMIT):

@@ -1,5 +1,7 @@
-"""The pages in a real browser: Playwright driving Debian's Chromium (``/usr/bin/chromium``,
-installed by ``.ci/run``) against pytest-django's live server.
+"""The pages in a real browser: Playwright driving Debian's Chromium (``/usr/bin/chromium``:
+``apt-get install chromium``; ``.ci/run`` installs it) against pytest-django's live server. The
+``playwright`` package comes from requirements.lock; no ``playwright install`` download is used.
+Without Chromium (or the package) every test here is skipped with the reason (``pytest -rs``).
 
 A dealer plays a hold'em hand with side pots and a Chinese poker round from the terminal page; a
 floor manager changes a schedule and the next hand uses it; an auditor can change nothing; bad
@@ -30,11 +32,24 @@ from tables.models import CollectionSchedule, Hand, HandResult, HandStatus, Play
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
+
+def missing_browser(chromium: str = CHROMIUM) -> str | None:
+    """Why the browser tests can't run here (Chromium or the playwright package missing), or None."""
+    missing = []
+    if shutil.which(chromium) is None:
+        missing.append(f"Chromium not found at {chromium}: apt-get install chromium (or set CHROMIUM)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as exc:
+        missing.append(f"the playwright package can't be imported ({exc}): make install (requirements.lock)")
+    return "; ".join(missing) or None
+
+
+MISSING = missing_browser()
+
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(
-        shutil.which(CHROMIUM) is None, reason=f"no Chromium at {CHROMIUM} (.ci/run installs it)"
-    ),
+    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
 ]
 
 # Every visible form control has a label; text has at least 4.5:1 contrast on its background.
@@ -301,20 +316,26 @@ def test_floor_manager_changes_a_schedule_and_the_next_hand_uses_it(
     index = next(
         i for i, r in enumerate(rates) if r.structure == "nl_pl" and r.players_min <= 5 <= r.players_max
     )
+    # A fee is whole chips of the tables on the schedule ($1 here): $3.50 is refused.
     floor.fill(f"#id_fee_{index}", "3.50")
     floor.fill("#id_reason", "rate review, notice posted")
+    floor.click("#preview-version")
+    assert "whole number" in floor.inner_text("body")
+    floor.fill(f"#id_fee_{index}", "4")
+    floor.fill("#id_reason", "rate review, notice posted")
+    floor.click("#preview-version")  # the preview: which tables and bands change, old and new fee
     snapshot(floor, "schedule-edit")
     floor.click("#save-version")
     assert "saved" in floor.inner_text(".messages")
-    assert "$3.50 from the button" in floor.inner_text("#notice")
+    assert "$4 from the button" in floor.inner_text("#notice")
 
     page = open_as("dealer")
     page.goto(f"/tables/{table.number}/")
     page.click("#start-hand")
-    assert page.inner_text("#total-fees") == "$3.50"
+    assert page.inner_text("#total-fees") == "$4"
     page.click("#deal")
     hand = Hand.objects.get(table=table)
-    assert hand.players.get(position=1).fee_cents == 350
+    assert hand.players.get(position=1).fee_cents == 400
 
 
 def test_auditor_cannot_change_anything(
