@@ -417,8 +417,22 @@ class Terminal:
             raise RuntimeError(f"{endpoint} {path}: {response.status} {data[:300]!r}")
         return dict(json.loads(data))
 
+    def get(self, endpoint: str, path: str) -> dict[str, Any]:
+        started = time.perf_counter()
+        self.conn.request("GET", path, headers=self.headers)
+        response = self.conn.getresponse()
+        data = response.read()
+        self.stats.add(endpoint, time.perf_counter() - started)
+        if response.status >= 300:
+            raise RuntimeError(f"{endpoint} {path}: {response.status} {data[:300]!r}")
+        return dict(json.loads(data))
+
     def play_hand(self) -> None:
-        hand = self.post("start", f"/api/terminal/tables/{self.setup.number}/hands/", {})
+        # The terminal shows the next hand's fees and the deal carries them (what was shown is
+        # what is taken).
+        table = self.setup.number
+        fees = self.get("fees", f"/api/terminal/tables/{table}/fees/")
+        hand = self.post("start", f"/api/terminal/tables/{table}/hands/", {"expected_fees": fees["dealt"]})
         body = showdown(self.setup.game, hand["players"], self.rng)
         read = self.post("showdown", f"/api/terminal/hands/{hand['id']}/showdown/", body)
         self.post(
@@ -628,7 +642,7 @@ def main(argv: list[str]) -> int:
         f"| latency p50 / p99 at {paced.settled / paced_elapsed:.1f} hands/s (paced) | "
         f"{ms(paced_all, 0.5):.1f} / {ms(paced_all, 0.99):.1f} ms | p99 < 50 ms |"
     )
-    for endpoint in ("start", "showdown", "confirm"):
+    for endpoint in ("fees", "start", "showdown", "confirm"):
         values = paced.latencies.get(endpoint, [])
         if values:
             print(

@@ -3,7 +3,8 @@
 Changes made here go through :mod:`tables.services` (or, for the house data, write the same
 :class:`ConfigChange` history), so the admin enforces the same rules as the API: bad input is
 a form error, and configuration changes ask for a reason. The history and the hands are
-read-only here; hands are run through the API.
+read-only here (no action changes a hand's status): a hand is dealt only by the fee-taking deal
+of the dealer terminals (:func:`tables.hand_flow.start_hand`) and voided by their misdeal.
 """
 
 from __future__ import annotations
@@ -35,8 +36,7 @@ from tables.models import (
     Stakes,
     Table,
 )
-from tables.selectors import applicable_rates
-from tables.validators import rate_count_problem, rates_overlap_problems
+from tables.validators import rates_fee_warnings, rates_overlap_problems, schedule_tables_problems
 
 
 def _form_errors(form: forms.BaseForm, error: FloorError) -> None:
@@ -141,37 +141,57 @@ class StakesAdmin(HistoryAdmin):
 
 
 class RateInlineFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
-    """Checks the new version's rates as a whole: overlaps, and 1-5 rates at each table using it."""
+    """Checks the new version's rates as a whole, as the services do (:mod:`tables.validators`):
+    overlaps; at each table on the schedule 1-5 rates and fees in whole chips of that table; and
+    fees far outside the schedule's sense saved only with the version form's confirmation."""
+
+    #: Set by :meth:`CollectionRateInline.get_formset` from the version form's checkbox.
+    confirmed = False
 
     def clean(self) -> None:
         super().clean()
         if any(self.errors):
             return
-        rates = [
-            form.instance
+        forms_and_rates = [
+            (form, form.instance)
             for form in self.forms
             if form.cleaned_data and not form.cleaned_data.get("DELETE", False)
         ]
+        rates = [rate for _form, rate in forms_and_rates]
         if not rates:
             raise forms.ValidationError("A schedule version needs at least one rate.")
         problems = rates_overlap_problems(rates)
         version = self.instance
         schedule = getattr(version, "schedule", None) if version.schedule_id else None
         if schedule is not None:
-            for table in Table.objects.filter(collection_schedule=schedule).select_related("stakes"):
-                problem = rate_count_problem(
-                    len(applicable_rates(rates, table.stakes)), where=f"at table {table.number}"
-                )
-                if problem:
-                    problems.append(problem)
+            tables = Table.objects.filter(collection_schedule=schedule).select_related("stakes")
+            for field, message in schedule_tables_problems(rates, tables).items():
+                problems.append(message if field == "rates" else f"Rate {_row(field)}: {message}")
         if problems:
             raise forms.ValidationError(problems)
+        warnings = rates_fee_warnings(rates)
+        if warnings and not self.confirmed:
+            raise forms.ValidationError(
+                [f"Rate {_row(field)}: {message}" for field, message in warnings.items()]
+                + ['Tick "Confirm fees far outside the schedule" above to save them as they are.']
+            )
+
+
+def _row(field: str) -> str:
+    """``rates[2].fee_cents`` -> ``3`` (the admin's rows count from 1)."""
+    return str(int(field.split("[", 1)[1].split("]", 1)[0]) + 1)
 
 
 class CollectionRateInline(admin.TabularInline):  # type: ignore[type-arg]
     model = CollectionRate
     formset = RateInlineFormSet
     extra = 0
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        formset_class = super().get_formset(request, obj, **kwargs)
+        # The version form's confirmation of fees far outside the schedule (see VersionForm).
+        formset_class.confirmed = request.method == "POST" and bool(request.POST.get("confirm_warnings"))
+        return formset_class
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Rates of a version in force (or past) never change; add a new version instead.
@@ -189,6 +209,12 @@ class CollectionRateInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 class VersionForm(forms.ModelForm):  # type: ignore[type-arg]
+    confirm_warnings = forms.BooleanField(
+        required=False,
+        label="Confirm fees far outside the schedule",
+        help_text="A fee above a quarter of the minimum buy-in of its stakes is saved only when ticked.",
+    )
+
     class Meta:
         model = CollectionScheduleVersion
         fields = ("schedule", "effective_from", "reason")
@@ -584,8 +610,10 @@ class HandPlayerInline(admin.TabularInline):  # type: ignore[type-arg]
 
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    """Hands, read-only (run them through the API: start, status, void)."""
+    """Hands, read-only: no action, no change. A hand is dealt with its fees by the dealer terminals
+    (:func:`tables.hand_flow.start_hand`), settled by confirming its showdown, voided by a misdeal."""
 
+    actions = None  # not even the site-wide ones: nothing here changes a hand
     list_display = ("table", "number", "game", "stakes", "status", "button_seat", "created_at")
     list_filter = ("status", "table", "game")
     inlines = (HandPlayerInline,)

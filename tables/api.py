@@ -42,19 +42,18 @@ from tables.serializers import (
     ErrorSerializer,
     GameSerializer,
     HandSerializer,
-    HandStatusSerializer,
     MovePlayerSerializer,
     PlayerSerializer,
     ReasonSerializer,
+    ScheduleCreatedSerializer,
     ScheduleCreateSerializer,
     ScheduleReviseSerializer,
-    ScheduleVersionSerializer,
+    ScheduleVersionWithWarningsSerializer,
     SeatingSerializer,
     SeatPlayerSerializer,
     SeatSerializer,
     StakesCreateSerializer,
     StakesSerializer,
-    StartHandSerializer,
     TableConfigureSerializer,
     TableCreateSerializer,
     TableSerializer,
@@ -158,7 +157,7 @@ class StakesViewSet(
 
 @extend_schema_view(
     create=extend_schema(
-        request=ScheduleCreateSerializer, responses={201: CollectionScheduleSerializer, **ERRORS}
+        request=ScheduleCreateSerializer, responses={201: ScheduleCreatedSerializer, **ERRORS}
     ),
 )
 class CollectionScheduleViewSet(
@@ -166,7 +165,11 @@ class CollectionScheduleViewSet(
     mixins.CreateModelMixin,
     viewsets.ReadOnlyModelViewSet,  # type: ignore[type-arg]
 ):
-    """Collection rate schedules; rates change only by new versions (never rewriting the past)."""
+    """Collection rate schedules; rates change only by new versions (never rewriting the past).
+
+    A fee that is not whole chips of a table on the schedule is refused (400 ``invalid_schedule``);
+    a fee far outside what its stakes bear is accepted and named in the response's ``warnings``
+    (the schedule page asks to confirm it instead; docs/floor.md)."""
 
     queryset = CollectionSchedule.objects.prefetch_related("versions")
     serializer_class = CollectionScheduleSerializer
@@ -182,19 +185,19 @@ class CollectionScheduleViewSet(
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         data = _input(ScheduleCreateSerializer, request)
         schedule = services.create_schedule(by=request.user, **data)
-        return Response(CollectionScheduleSerializer(schedule).data, status=status.HTTP_201_CREATED)
+        return Response(ScheduleCreatedSerializer(schedule).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
         request=ScheduleReviseSerializer,
-        responses={201: ScheduleVersionSerializer, **ERRORS},
-        summary="Add a new version of the schedule's rates, from a stated time",
+        responses={201: ScheduleVersionWithWarningsSerializer, **ERRORS},
+        summary="Add a new version of the schedule's rates, from a stated time (with fee warnings)",
     )
     @action(detail=True, methods=["post"])
     def revise(self, request: Request, code: str | None = None) -> Response:
         schedule = self.get_object()
         data = _input(ScheduleReviseSerializer, request)
         version = services.revise_schedule(schedule=schedule, by=request.user, **data)
-        return Response(ScheduleVersionSerializer(version).data, status=status.HTTP_201_CREATED)
+        return Response(ScheduleVersionWithWarningsSerializer(version).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
         parameters=[
@@ -292,7 +295,7 @@ class TableViewSet(
     @extend_schema(
         request=ReasonSerializer,
         responses={200: TableSerializer, **ERRORS},
-        summary="Close the table (refused while a hand is in progress); everyone seated leaves",
+        summary="Close the table (refused while a hand is in progress or anyone is seated)",
     )
     @action(detail=True, methods=["post"])
     def close(self, request: Request, number: str | None = None) -> Response:
@@ -456,7 +459,11 @@ class HandFilter(django_filters.FilterSet):
 
 
 class HandViewSet(FloorViewSetMixin, viewsets.ReadOnlyModelViewSet):  # type: ignore[type-arg]
-    """Hands: start one, move it through its statuses, void it (a misdeal)."""
+    """Hands: read them, and void one (a misdeal, through the money flow: its fees go back).
+
+    A hand is started, dealt, shown down and settled only by the dealer terminals' API
+    (``/api/terminal/``, :mod:`tables.hand_flow`): the deal takes the fees first (RULINGS §6), so
+    there is no floor endpoint that starts a hand or moves it to a status it names."""
 
     queryset = Hand.objects.select_related(
         "table",
@@ -475,50 +482,11 @@ class HandViewSet(FloorViewSetMixin, viewsets.ReadOnlyModelViewSet):  # type: ig
     action_permissions = {
         "list": ["tables.view_hand"],
         "retrieve": ["tables.view_hand"],
-        "start": ["tables.run_hand"],
-        "status": ["tables.run_hand"],
         "void": ["tables.run_hand"],
     }
 
     def _fresh(self, hand: Hand) -> dict[str, Any]:
         return dict(HandSerializer(self.get_queryset().get(pk=hand.pk)).data)
-
-    @extend_schema(
-        request=StartHandSerializer,
-        responses={201: HandSerializer, **ERRORS},
-        summary="Start the next hand at a table (rotates the buttons)",
-    )
-    @action(detail=False, methods=["post"])
-    def start(self, request: Request) -> Response:
-        data = _input(StartHandSerializer, request)
-        hand = services.start_hand(
-            table=_table(data["table"]),
-            game=data.get("game"),
-            sit_out_seat_numbers=data.get("sit_out_seat_numbers") or (),
-            by=request.user,
-        )
-        return Response(self._fresh(hand), status=status.HTTP_201_CREATED)
-
-    @extend_schema(
-        request=HandStatusSerializer,
-        responses={200: HandSerializer, **ERRORS},
-        summary="Move the hand to its next status (settle through the terminal's confirm)",
-    )
-    @action(detail=True, methods=["post"])
-    def status(self, request: Request, pk: str | None = None) -> Response:
-        hand = self.get_object()
-        data = _input(HandStatusSerializer, request)
-        if data["status"] == HandStatus.SETTLED:
-            # A settlement moves money: it goes through the showdown and its confirmation.
-            raise FloorConflict(
-                "A hand is settled by confirming its showdown: "
-                f"POST /api/terminal/hands/{hand.pk}/showdown/ and then .../confirm/.",
-                code="settle_with_showdown",
-            )
-        if data["status"] == HandStatus.VOID:
-            voided = hand_flow.misdeal(hand=hand, reason=data.get("reason", ""), by=request.user)
-            return Response(self._fresh(voided))
-        return Response(self._fresh(services.set_hand_status(hand=hand, by=request.user, **data)))
 
     @extend_schema(
         request=VoidHandSerializer,

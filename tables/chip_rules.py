@@ -10,7 +10,9 @@ Contracts (see docs/hand-flow.md for the sources of each choice):
 * **Maximum**: pot limit and no limit, ``buy_in_max_cents`` (None: no max) caps the player's
   chips after any purchase; other structures have none.
 * **Short rebuy**: a rebuy below the minimum, of at least half of it (10 points at points
-  tables, 004 rule 1; RRoP "one short buy" after a full buy-in elsewhere); one per session.
+  tables, 004 rule 1; RRoP "one short buy" after a full buy-in at limit tables); one per
+  session. None at pot-limit and no-limit tables: their posted buy-in range holds for every
+  purchase, rebuys included (RULINGS §6).
 * **To be dealt in**: the chips in play after the collection fee must be at least one chip (pot
   games) or 9 points (points games, 004 rule 2, RULINGS §3).
 * Every amount is a whole number of the table's chips.
@@ -43,6 +45,8 @@ class ChipRules:
     short_minimum_cents: int
     to_be_dealt_in_cents: int
     minimum_reason: str
+    # Pot limit and no limit: the posted range holds for rebuys too (no short rebuy).
+    range_holds_for_rebuys: bool = False
 
     def as_dict(self) -> dict[str, int | str | None]:
         return {
@@ -92,6 +96,12 @@ class ChipRules:
         caller's check (it needs the session's history).
         """
         self._check_amount(amount)
+        if self.range_holds_for_rebuys and amount < self.minimum_cents:
+            raise BuyInRefused(
+                f"The {self.minimum_reason} holds for rebuys too: a rebuy is at least "
+                f"{format_cents(self.minimum_cents)} (RULINGS §6).",
+                field="amount_cents",
+            )
         if amount < self.short_minimum_cents:
             raise BuyInRefused(
                 f"A rebuy is at least {format_cents(self.short_minimum_cents)} (the one short rebuy); "
@@ -125,9 +135,10 @@ def chip_rules(*, stakes: Stakes, chip_unit_cents: int) -> ChipRules:
             chip_cents=chip,
             minimum_cents=minimum,
             maximum_cents=stakes.buy_in_max_cents,
-            short_minimum_cents=_round_up(minimum // 2 or chip, chip),
+            short_minimum_cents=minimum,
             to_be_dealt_in_cents=chip,
-            minimum_reason=f"the buy-in range of {stakes.label}",
+            minimum_reason=f"buy-in range of {stakes.label}",
+            range_holds_for_rebuys=True,
         )
     if stakes.buy_in_min_cents:
         minimum, reason = stakes.buy_in_min_cents, f"the minimum stated for {stakes.label}"

@@ -223,3 +223,10 @@ class IdempotencyKeyReused(FloorConflict):
     """The ``Idempotency-Key`` was already used for a different request."""
 
     code = "idempotency_conflict"
+
+
+class FeesChanged(FloorConflict):
+    """The fees the dealer confirmed are not the fees the deal would take now (a schedule version
+    took effect, a player sat down or left): nothing is taken; show the new fees to confirm."""
+
+    code = "fees_changed"

@@ -89,17 +89,21 @@ class ManageTableView(PermissionRequiredMixin, View):
                 services.close_table(table=table, by=by, reason=data.get("reason", ""))
                 messages.success(request, f"Table {number} is closed.")
             elif action == "buy_in":
-                player = self._player(data)
+                # A walk-in is created by the buy-in itself, in its transaction: a refused buy-in
+                # leaves no player behind.
+                chosen = _int(data.get("player"))
+                walk_in = "" if chosen is not None else (data.get("player_name") or "").strip()
                 amount = dollars_to_cents(data.get("amount", ""), "amount")
-                hand_flow.buy_in(
+                movement = hand_flow.buy_in(
                     table=table,
-                    player=player,
+                    player=None if walk_in else self._player(data),
+                    new_player_name=walk_in or None,
                     amount_cents=amount,
                     seat_number=_int(data.get("seat_number")),
                     by=by,
                     idempotency_key=key,
                 )
-                messages.success(request, f"{player.name} bought in for ${amount / 100:,.2f}.")
+                messages.success(request, f"{movement.player.name} bought in for ${amount / 100:,.2f}.")
             elif action == "rebuy":
                 player = self._player(data)
                 amount = dollars_to_cents(data.get("amount", ""), "amount")
@@ -140,17 +144,14 @@ class ManageTableView(PermissionRequiredMixin, View):
 
     @staticmethod
     def _player(data: Any) -> Player:
-        """The chosen player, or a new one for a walk-in's name."""
+        """The chosen player (a walk-in's name is only for a buy-in, which creates the player)."""
         pk = _int(data.get("player"))
-        if pk is not None:
-            player = Player.objects.filter(pk=pk).first()
-            if player is None:
-                raise PageInputError(f"There is no player {pk}.")
-            return player
-        name = (data.get("player_name") or "").strip()
-        if not name:
-            raise PageInputError("Choose a player or type a new player's name.")
-        return services.create_player(name=name)
+        if pk is None:
+            raise PageInputError("Choose a player (a new player's name goes with a buy-in).")
+        player = Player.objects.filter(pk=pk).first()
+        if player is None:
+            raise PageInputError(f"There is no player {pk}.")
+        return player
 
 
 class ScheduleListView(PermissionRequiredMixin, View):
@@ -181,11 +182,24 @@ def table_notice(schedule: CollectionSchedule, version: Any) -> list[str]:
 
 
 class ScheduleView(PermissionRequiredMixin, View):
-    """``/floor/schedules/<code>/``: the history, the notice, and (floor managers) a new version."""
+    """``/floor/schedules/<code>/``: the history, the notice, and (floor managers) a new version.
+
+    A new version is saved in two steps. ``step=preview`` (the first button) checks the fees as
+    the save would and shows what would change: each table on the schedule and the bands of
+    players whose fee changes, old fee -> new fee, and the warnings of fees far outside the
+    schedule's sense (:func:`tables.services.preview_revision`). ``step=save`` saves only the
+    change previewed (``preview_digest``; anything else shows the new preview) and, when there are
+    warnings, only with ``confirm_warnings`` ticked. Nothing is written before the save.
+    """
 
     permission_required = "tables.view_collectionschedule"
 
-    def _context(self, schedule: CollectionSchedule, form: ScheduleRevisionForm | None) -> dict[str, Any]:
+    def _context(
+        self,
+        schedule: CollectionSchedule,
+        form: ScheduleRevisionForm | None,
+        preview: services.RevisionPreview | None = None,
+    ) -> dict[str, Any]:
         current = _current_version(schedule)
         latest = schedule.versions.order_by("-number").first()
         return {
@@ -194,6 +208,7 @@ class ScheduleView(PermissionRequiredMixin, View):
             "current": current,
             "notice": table_notice(schedule, current),
             "form": form or ScheduleRevisionForm(rates=list(latest.rates.order_by("pk")) if latest else []),
+            "preview": preview,
         }
 
     def get(self, request: HttpRequest, code: str) -> HttpResponse:
@@ -206,18 +221,38 @@ class ScheduleView(PermissionRequiredMixin, View):
         schedule = get_object_or_404(CollectionSchedule, code=code)
         latest = schedule.versions.order_by("-number").first()
         form = ScheduleRevisionForm(request.POST, rates=list(latest.rates.order_by("pk")) if latest else [])
-        if form.is_valid():
-            try:
-                version = services.revise_schedule(
-                    schedule=schedule,
-                    rates=form.rate_dicts(RATE_FIELDS),
-                    by=request.user,
-                    reason=form.cleaned_data["reason"],
-                    effective_from=form.cleaned_data.get("effective_from"),
-                )
-            except FloorError as exc:
-                form.add_error(None, exc.message)
-            else:
-                messages.success(request, f"Schedule {code} version {version.number} saved.")
-                return HttpResponseRedirect(reverse("tables:schedule", args=[code]))
-        return render(request, "tables/schedule.html", self._context(schedule, form), status=400)
+        if not form.is_valid():
+            return render(request, "tables/schedule.html", self._context(schedule, form), status=400)
+        rates = form.rate_dicts(RATE_FIELDS)
+        when = form.cleaned_data.get("effective_from")
+        try:
+            preview = services.preview_revision(schedule=schedule, rates=rates, effective_from=when)
+        except FloorError as exc:
+            form.add_error(None, exc.message)
+            return render(request, "tables/schedule.html", self._context(schedule, form), status=400)
+        if request.POST.get("step") != "save":
+            return render(request, "tables/schedule.html", self._context(schedule, form, preview))
+        if request.POST.get("preview_digest") != preview.digest:
+            # Saved is what was previewed: fees edited since, or another version saved meanwhile.
+            form.add_error(None, "This is not the change previewed: check the preview below, then save.")
+            return render(request, "tables/schedule.html", self._context(schedule, form, preview), status=400)
+        if preview.warnings and not form.cleaned_data["confirm_warnings"]:
+            form.add_error(
+                "confirm_warnings",
+                "Some fees are far outside the schedule (see the warnings): tick the box to save them as "
+                "they are, or correct them.",
+            )
+            return render(request, "tables/schedule.html", self._context(schedule, form, preview), status=400)
+        try:
+            version = services.revise_schedule(
+                schedule=schedule,
+                rates=rates,
+                by=request.user,
+                reason=form.cleaned_data["reason"],
+                effective_from=when,
+            )
+        except FloorError as exc:
+            form.add_error(None, exc.message)
+            return render(request, "tables/schedule.html", self._context(schedule, form, preview), status=400)
+        messages.success(request, f"Schedule {code} version {version.number} saved.")
+        return HttpResponseRedirect(reverse("tables:schedule", args=[code]))

@@ -51,9 +51,12 @@ def showdown_from_post(
 ) -> dict[str, Any]:
     """The showdown object for ``submit_showdown`` from the terminal's form fields.
 
-    Pot games: ``cards_<seat>``, ``put_in_<seat>`` (dollars), ``folded_<seat>``, and ``board``.
+    Pot games: ``cards_<seat>``, ``put_in_<seat>`` (dollars), ``folded_<seat>``, and ``board``;
+    lowball also ``after_draw_<seat>`` (dollars put in after the draw) and ``checked_seven_<seat>``
+    (004 lowball rule 2), sent only when a seat is marked.
     Chinese poker: ``front_<seat>``, ``middle_<seat>``, ``back_<seat>``, or ``declare_<seat>``
-    (a sweep, with all 13 cards in ``cards_<seat>``) or ``surrender_<seat>``.
+    (a sweep, with all 13 cards in ``cards_<seat>``) or ``surrender_<seat>``; ``fouled_<seat>``:
+    the house fouls the hand (004 rule 8), with whatever cards were entered.
     Taiwanese poker: ``top_<seat>``, ``middle_<seat>``, ``bottom_<seat>``, ``board`` and an
     optional second board ``board_2``.
     Raises PageInputError for an amount that isn't one.
@@ -75,6 +78,15 @@ def showdown_from_post(
             if cards or not entry.get("folded"):
                 entry["cards"] = cards
             players.append(entry)
+        if game_slug == "lowball" and any(text(f"checked_seven_{seat}") for seat in seats):
+            for entry in players:
+                seat = entry["seat"]
+                after = text(f"after_draw_{seat}")
+                if after or not entry.get("folded"):
+                    where = f"seat {seat}: after the draw"
+                    entry["put_in_after_draw"] = dollars_to_cents(after or "0", where)
+                if text(f"checked_seven_{seat}"):
+                    entry["checked_seven"] = True
         result: dict[str, Any] = {"players": players}
         if has_board:
             result["board"] = card_tokens(text("board"))
@@ -82,7 +94,13 @@ def showdown_from_post(
     if game_slug == "chinese-poker":
         for seat in seats:
             declare = text(f"declare_{seat}")
-            if text(f"surrender_{seat}"):
+            if text(f"fouled_{seat}"):
+                fouled: dict[str, Any] = {"seat": seat, "fouled": True}
+                for part in ("front", "middle", "back"):
+                    if cards := card_tokens(text(f"{part}_{seat}")):
+                        fouled[part] = cards
+                players.append(fouled)
+            elif text(f"surrender_{seat}"):
                 players.append({"seat": seat, "surrender": True, "cards": _thirteen(text, seat)})
             elif declare:
                 players.append({"seat": seat, "declare": declare, "cards": _thirteen(text, seat)})
@@ -141,7 +159,13 @@ class ChipsForm(forms.Form):
 
 
 class ScheduleRevisionForm(forms.Form):
-    """A new version of a schedule: each rate's fee(s), when it takes effect, and why."""
+    """A new version of a schedule: each rate's fee(s), when it takes effect, and why.
+
+    Saved in two steps (``tables.floor_views.ScheduleView``): the page first shows the preview of
+    the change (:func:`tables.services.preview_revision`); saving needs ``confirm_warnings`` when
+    a fee is far outside the schedule's sense (:func:`tables.validators.fee_warnings`). The page
+    draws that checkbox itself, never ticked, next to the warnings it confirms.
+    """
 
     effective_from = forms.DateTimeField(
         required=False,
@@ -149,6 +173,7 @@ class ScheduleRevisionForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
     reason = forms.CharField(max_length=200, label="Reason for the change")
+    confirm_warnings = forms.BooleanField(required=False, label="Save these fees as they are")
 
     def __init__(self, *args: Any, rates: Sequence[Any] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -39,6 +39,7 @@ from tables.chip_rules import ChipRules, chip_rules
 from tables.errors import (
     AlreadyBoughtIn,
     ChipsLocked,
+    FeesChanged,
     FloorConflict,
     FloorValidationError,
     HandAlreadySettled,
@@ -77,6 +78,7 @@ from tables.models import (
     Table,
     format_cents,
 )
+from tables.poker.chinese import count_problems
 from tables.poker.errors import ShowdownError
 from tables.poker.kill import kill_blind
 from tables.poker.showdown import POT_GAMES, decide
@@ -155,6 +157,24 @@ def _replayed_movement(
     return movement
 
 
+def _replayed_walk_in(*, idempotency_key: str, table: Table, name: str, amount: int) -> ChipMovement | None:
+    """:func:`_replayed_movement` for a walk-in's buy-in: the retry names the player it created."""
+    movement = (
+        ChipMovement.objects.filter(transaction__idempotency_key=idempotency_key).select_related("player").first()
+    )
+    if movement is None:
+        return None
+    if movement.player.name != name.strip():
+        raise IdempotencyKeyReused(f"The key {idempotency_key!r} was already used for another request.")
+    return _replayed_movement(
+        idempotency_key=idempotency_key,
+        kind=ChipMovementKind.BUY_IN,
+        table=table,
+        player=movement.player,
+        amount=amount,
+    )
+
+
 def table_rules(table: Table) -> ChipRules:
     """The chip rules of ``table`` (buy-in range, short rebuy, chips needed to be dealt in)."""
     return chip_rules(stakes=table.stakes, chip_unit_cents=table.chip_unit_cents)
@@ -167,13 +187,18 @@ def table_rules(table: Table) -> ChipRules:
 def buy_in(
     *,
     table: Table,
-    player: Player,
+    player: Player | None = None,
     amount_cents: int,
     by: User,
     idempotency_key: str,
     seat_number: int | None = None,
+    new_player_name: str | None = None,
 ) -> ChipMovement:
     """The player's first chips of a session at ``table``: the cage sells ``amount_cents``.
+
+    ``player``, or for a walk-in ``new_player_name``: the player is then created in the same
+    transaction, so a refused buy-in leaves no player behind (and a retry under the same key
+    creates none twice). Exactly one of the two is given.
 
     A player not seated at the table is seated in ``seat_number`` in the same transaction (two
     buy-ins racing for one seat: one is seated and gets the chips, the other gets SeatTaken and
@@ -183,7 +208,15 @@ def buy_in(
     movement (``was_replayed``) and posts nothing.
     """
     table = floor._lock_table(table)
-    if done := _replayed_movement(
+    if (player is None) == (new_player_name is None):
+        raise FloorValidationError("Choose a player or type a new player's name, not both.", field="player")
+    if player is None:
+        if done := _replayed_walk_in(
+            idempotency_key=idempotency_key, table=table, name=new_player_name or "", amount=amount_cents
+        ):
+            return done
+        player = floor.create_player(name=new_player_name or "", by=by)
+    elif done := _replayed_movement(
         idempotency_key=idempotency_key,
         kind=ChipMovementKind.BUY_IN,
         table=table,
@@ -432,7 +465,7 @@ class DealPlan:
 def _kill_for(
     table: Table, buttons: ButtonState | None, dealt: Sequence[int]
 ) -> tuple[int | None, int, int | None]:
-    """(kill seat, multiplier %, kill blind) for the next hand, as the floor's start_hand decides it."""
+    """(kill seat, multiplier %, kill blind) for the next hand, as the floor's start decides it."""
     kill_seat = buttons.kill_seat.number if buttons is not None and buttons.kill_seat else None
     if kill_seat is None or kill_seat not in dealt or table.stakes.kill == KillType.NONE:
         return None, 100, None
@@ -473,9 +506,11 @@ def _plan_deal(
     clockwise (:func:`tables.rotation.next_button`), the players dealt in follow from it
     (:func:`tables.rotation.deal_order`, up to the game's hands per round), the rate is the one
     of the schedule in force at ``at`` for that many players, and each position's fee follows
-    from its payer rule. Every player who then can't pay their fee and keep enough in play
-    (:meth:`ChipRules.can_be_dealt_in`) is left out and the whole decision is made again without
-    them, until everyone dealt in can pay. Raises NotEnoughPlayers, NoCollectionRate.
+    from its payer rule. Who can pay (their fee and keep enough in play,
+    :meth:`ChipRules.can_be_dealt_in`) is decided at the band they would actually be dealt at:
+    :func:`tables.rotation.choose_dealt` leaves out one short player at a time and lets back in
+    anyone who can pay once the band has dropped (a fixed point). Raises NotEnoughPlayers,
+    NoCollectionRate.
     """
     rules = table_rules(table)
     left_out: dict[int, LeftOut] = {}
@@ -493,43 +528,63 @@ def _plan_deal(
 
     for seat in sorted(sit_out):
         leave_out(seat, "sits_out", "sits this hand out")
-    eligible = set(seatings) - sit_out
     previous = buttons.button_seat.number if buttons is not None and buttons.button_seat else None
-    while True:
-        if len(eligible) < MIN_PLAYERS:
-            reasons = "; ".join(
-                f"seat {o.seat}: {o.detail}" for o in sorted(left_out.values(), key=lambda o: o.seat)
+    rates: dict[int, CollectionRate | None] = {}
+
+    def fees_for(players: int) -> list[int]:
+        if players not in rates:
+            rates[players] = rate_for(
+                schedule=table.collection_schedule, stakes=table.stakes, players=players, at=at
             )
-            raise NotEnoughPlayers(
-                f"Table {table.number} has {len(eligible)} player(s) who can be dealt in; a hand needs at "
-                f"least {MIN_PLAYERS}." + (f" Not dealt in: {reasons}." if reasons else "")
-            )
-        button = rotation.next_button(previous, eligible)
-        dealt = rotation.deal_order(button, eligible, max_hands=game.max_hands)
-        rate = rate_for(schedule=table.collection_schedule, stakes=table.stakes, players=len(dealt), at=at)
+        rate = rates[players]
         if rate is None:
-            raise NoCollectionRate(
-                f"Schedule {table.collection_schedule.code} has no rate for {table.stakes.label} with "
-                f"{len(dealt)} players; a floor manager must revise it before this hand can be dealt."
-            )
-        fees = rate.fees_by_position(len(dealt))
-        short = [
-            (seat, fee)
-            for seat, fee in zip(dealt, fees, strict=True)
-            if not rules.can_be_dealt_in(chips=chips.get(seatings[seat].player_id, 0), fee=fee)
-        ]
-        if not short:
-            break
-        for seat, fee in short:
-            have = chips.get(seatings[seat].player_id, 0)
-            need = fee + rules.to_be_dealt_in_cents
-            leave_out(
-                seat,
-                "cannot_pay",
-                f"has {format_cents(have)}; needs {format_cents(need)} "
-                f"({format_cents(fee)} fee and {format_cents(rules.to_be_dealt_in_cents)} in play)",
-            )
-            eligible.discard(seat)
+            raise rotation.NoFeeBand(players)
+        return rate.fees_by_position(players)
+
+    player_of = {seat: seating.player_id for seat, seating in seatings.items()}
+    try:
+        choice = rotation.choose_dealt(
+            eligible=set(seatings) - sit_out,
+            previous_button=previous,
+            chips={seat: chips.get(pid, 0) for seat, pid in player_of.items()},
+            fees_for=fees_for,
+            keep_in_play=rules.to_be_dealt_in_cents,
+            max_hands=game.max_hands,
+            min_players=MIN_PLAYERS,
+        )
+    except rotation.NoFeeBand as missing:
+        raise NoCollectionRate(
+            f"Schedule {table.collection_schedule.code} has no rate for {table.stakes.label} with "
+            f"{missing.players} players; a floor manager must revise it before this hand can be dealt."
+        ) from None
+    for seat, fee in choice.cannot_pay:
+        # ``fee``: the one of their position had they been dealt in with the players who are (the
+        # band they would actually have been dealt at).
+        have = chips.get(player_of[seat], 0)
+        keep = format_cents(rules.to_be_dealt_in_cents)
+        leave_out(
+            seat,
+            "cannot_pay",
+            f"has {format_cents(have)}; needs {format_cents(fee + rules.to_be_dealt_in_cents)} "
+            f"({format_cents(fee)} fee and {keep} in play)"
+            if fee is not None
+            else f"has {format_cents(have)}; the schedule has no fee band with room for this player",
+        )
+    if not choice.dealt:
+        reasons = "; ".join(
+            f"seat {o.seat}: {o.detail}" for o in sorted(left_out.values(), key=lambda o: o.seat)
+        )
+        count = len(set(seatings) - set(left_out))
+        raise NotEnoughPlayers(
+            f"Table {table.number} has {count} player(s) who can be dealt in; a hand needs at "
+            f"least {MIN_PLAYERS}." + (f" Not dealt in: {reasons}." if reasons else "")
+        )
+    button, dealt, fees = choice.button, list(choice.dealt), list(choice.fees)
+    eligible = set(seatings) - sit_out - {seat for seat, _fee in choice.cannot_pay}
+    rate = rates[len(dealt)]
+    # A non-empty choice has a button, and fees_for has found the rate of its band.
+    assert button is not None
+    assert rate is not None
     for seat in rotation.sitting_out(dealt, eligible):
         leave_out(seat, "rotates_out", f"{game.name} deals {game.hands_per_round} hands; dealt in next round")
     kill_seat, kill_pct, kill_blind_cents = _kill_for(table, buttons, dealt)
@@ -607,13 +662,18 @@ def preview_fees(
 
 @service
 def start_hand(
-    *, table: Table, by: User, game: Game | None = None, sit_out_seat_numbers: Iterable[int] = ()
+    *,
+    table: Table,
+    by: User,
+    game: Game | None = None,
+    sit_out_seat_numbers: Iterable[int] = (),
+    expected_fees: Mapping[int, int] | None = None,
 ) -> Hand:
     """Start the next hand with its fees: decide who is dealt in, collect the fees, deal.
 
     Under the table lock: the players who can pay their fee (and keep enough in play: 9 points at
     Chinese and Taiwanese poker) are dealt in, the others sit this hand out (:func:`_plan_deal`);
-    the floor (:func:`tables.services._start_locked`, the body of its ``start_hand``) then
+    the floor (:func:`tables.services._start_locked`) then
     rotates the buttons and records the hand and its players from exactly that set (so button and
     players dealt in agree). The hand starts at the time of the plan: its ``created_at`` is the
     time whose rate the plan read (:func:`tables.selectors.rate_for_hand` reads the same one), so
@@ -621,8 +681,17 @@ def start_hand(
     rate disagreeing. The fees are collected into the ledger as one transaction (key
     ``hand:<id>:fees``, the house account of the shift the hand started in), each
     :class:`HandPlayer` records its fee and the chips it has in play; and only then is the hand
-    ``dealt``. Raises TableClosed, HandInProgress, NotEnoughPlayers, NoCollectionRate,
-    ConfigMismatch, FloorValidationError (unknown sit-out seat).
+    ``dealt``; when the band charges nothing the hand records why (``no_fee_reason``) instead.
+    This is the only way a hand becomes ``dealt`` (a database trigger refuses any other).
+
+    ``expected_fees``: the fee of each seat dealt in, by seat number, as the dealer was shown and
+    confirmed them (:func:`preview_fees`). When given and the deal would now take anything else
+    (a schedule version took effect, a player sat down), nothing is written and
+    :class:`FeesChanged` says the new fees, to be confirmed again. Every terminal and page sends
+    it; None (no check) is for callers with no dealer in front of a screen (tests, data loads).
+
+    Raises TableClosed, HandInProgress, NotEnoughPlayers, NoCollectionRate, ConfigMismatch,
+    FeesChanged, FloorValidationError (unknown sit-out seat).
     """
     table = floor._lock_table(table)
     _hold_schedule(table)
@@ -641,6 +710,8 @@ def start_hand(
     plan = _plan_deal(
         table=table, game=played, seatings=seatings, sit_out=sit_out, chips=chips, buttons=buttons, at=at
     )
+    if expected_fees is not None:
+        _check_fees_as_shown(plan, expected_fees)
     fees = {d.seat: (d.fee_cents, d.chips_cents - d.fee_cents) for d in plan.dealt}
     hand, hand_players = floor._start_locked(
         table=table,
@@ -665,10 +736,46 @@ def start_hand(
         idempotency_key=fees_key(hand),
         memo=f"Table {table.number} hand {hand.number}: collection, {plan.rate.fee_label}",
     )
-    floor._move_hand(hand, HandStatus.DEALT, by=by)
+    columns = floor._move_hand(hand, HandStatus.DEALT, by=by, save=False)
+    if not plan.total_fees_cents:
+        hand.no_fee_reason = (
+            f"{plan.rate.fee_label} for {len(plan.dealt)} players under schedule "
+            f"{table.collection_schedule.code} version {plan.rate.version.number}: no fee due"
+        )
+        columns.append("no_fee_reason")
+    if joker_in_deck(table=table, game=played):
+        hand.joker = True
+        columns.append("joker")
+    hand.save(update_fields=columns)
     hand.dealt_players = hand_players
     hand.chips_after = {hp.player_id: fees[hp.seat.number][1] for hp in hand_players}  # chips - fee
     return hand
+
+
+def joker_in_deck(*, table: Table, game: Game) -> bool:
+    """Whether the joker is in the deck for ``game`` dealt at ``table``: only a game with a joker
+    (lowball) dealt as the table's own game. 004 lowball rule 1: no joker is added when lowball
+    is played in dealer's choice."""
+    spec = POT_GAMES.get(game.slug)
+    return spec is not None and spec.joker and not table.game.is_dealers_choice
+
+
+def fees_as_shown(plan: DealPlan) -> dict[int, int]:
+    """The fees of ``plan`` as a dealer confirms them: each seat dealt in, its fee."""
+    return {d.seat: d.fee_cents for d in plan.dealt}
+
+
+def _check_fees_as_shown(plan: DealPlan, expected: Mapping[int, int]) -> None:
+    now = fees_as_shown(plan)
+    if dict(expected) == now:
+        return
+    shown = ", ".join(f"seat {seat} {format_cents(fee)}" for seat, fee in sorted(expected.items())) or "none"
+    due = ", ".join(f"seat {seat} {format_cents(fee)}" for seat, fee in sorted(now.items()))
+    raise FeesChanged(
+        f"The fees changed since they were shown: now {due} (total {format_cents(plan.total_fees_cents)}, "
+        f"{plan.rate.fee_label}); shown {shown}. Nothing was taken: confirm the new fees.",
+        field="expected_fees",
+    )
 
 
 def _hold_schedule(table: Table) -> None:
@@ -696,11 +803,14 @@ def _hold_schedule(table: Table) -> None:
 # --- Showdown ---------------------------------------------------------------------------------------------
 
 
-POT_PLAYER_KEYS = frozenset({"seat", "cards", "put_in", "folded"})
+# ``put_in_after_draw`` and ``checked_seven``: lowball's sevens rule (004 lowball rule 2); the
+# engine refuses them in any other game.
+POT_PLAYER_KEYS = frozenset({"seat", "cards", "put_in", "folded", "put_in_after_draw", "checked_seven"})
+POT_ENGINE_KEYS = ("seat", "cards", "put_in", "folded", "put_in_after_draw", "checked_seven")
 PLAYER_DEALER_GAMES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # game slug: (keys a player may give, top-level keys besides "players")
     "chinese-poker": (
-        frozenset({"seat", "front", "middle", "back", "cards", "declare", "surrender"}),
+        frozenset({"seat", "front", "middle", "back", "cards", "declare", "surrender", "fouled"}),
         frozenset(),
     ),
     "taiwanese-poker": (frozenset({"seat", "top", "middle", "bottom"}), frozenset({"board", "boards"})),
@@ -830,7 +940,7 @@ def _engine_input(
                         f"its put-in can't be less, got {format_cents(put_in)}.",
                         field="players",
                     )
-            players.append({k: entry[k] for k in ("seat", "cards", "put_in", "folded") if k in entry})
+            players.append({k: entry[k] for k in POT_ENGINE_KEYS if k in entry})
         result: dict[str, Any] = {
             "game": game.slug,
             "chip": table.chip_unit_cents,
@@ -839,6 +949,8 @@ def _engine_input(
         }
         if spec.board:
             result["board"] = submitted.get("board")
+        if spec.joker and not hand.joker:
+            result["joker"] = False  # 004 lowball rule 1: no joker at dealer's choice
         return result
     if game.slug not in PLAYER_DEALER_GAMES:
         raise InvalidShowdown(f"{game.name} has no showdown in the rules engine.")
@@ -852,6 +964,15 @@ def _engine_input(
     ]
     result = {"game": game.slug, "point": hand.stakes.point_cents, "button": hand.button_seat.number}
     if game.slug == "chinese-poker":
+        # A wrong card count is a typing slip to correct, not a foul to charge: the engine would
+        # read it as fouled (RULINGS §3), so it is refused here unless the dealer marked the hand
+        # fouled on purpose (004 rule 8: the house may foul it; the dealer decides).
+        problem = count_problems({"players": with_stacks})
+        if problem is not None:
+            raise InvalidShowdown(
+                f"{problem}. Correct the entry, or mark the hand fouled if the house fouls it (004 rule 8).",
+                field="players",
+            )
         result["rules"] = CHINESE_RULES
     else:
         result["chip"] = table.chip_unit_cents
@@ -895,7 +1016,13 @@ def _postings(
             if a["amount"] > 0
         ]
         returned = [
-            {"seat": r["seat"], "player": player_of[r["seat"]], "amount": r["amount"]}
+            {
+                "seat": r["seat"],
+                "player": player_of[r["seat"]],
+                "amount": r["amount"],
+                # The engine's reason, for a refund that isn't uncalled chips (the sevens rule).
+                **({"reason": r["reason"]} if "reason" in r else {}),
+            }
             for r in reading.get("returned", [])
             if r["amount"] > 0
         ]

@@ -690,6 +690,12 @@ class Hand(models.Model):
     ``kill_seat``/``kill_multiplier_pct`` record a kill hand.
     ``previous_button_seat`` is where the button was before this hand, so a voided hand (a
     misdeal) puts it back and the redeal has the same button.
+    ``joker``: the joker is in the deck (lowball dealt as the table's own game; 004 lowball rule
+    1: none is added when lowball is played in dealer's choice).
+    ``no_fee_reason``: why no fee was taken before the deal (the schedule's band charged nothing).
+    A hand becomes ``dealt`` only through the deal that takes its fees
+    (:func:`tables.hand_flow.start_hand`): on PostgreSQL and SQLite a trigger refuses a dealt hand
+    with neither its fee transaction nor this reason (ledger migration 0006).
     """
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
@@ -728,6 +734,8 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     void_reason = models.TextField(blank=True)
+    joker = models.BooleanField(default=False)
+    no_fee_reason = models.TextField(blank=True)
 
     # Not a column: True on the hand a service returns for a request already carried out (e.g. a
     # second misdeal call for a hand that is already void).
@@ -791,8 +799,8 @@ class HandPlayer(models.Model):
     position = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     # Set by the hand's money flow (tables.hand_flow.start_hand): the collection fee this player
     # paid before the deal, and the chips in play at the deal (after the fee), which is the
-    # ``stack`` the engine caps Chinese and Taiwanese payments with. None: a hand started by the
-    # floor's plain start_hand, without collecting fees.
+    # ``stack`` the engine caps Chinese and Taiwanese payments with. None only on hands started
+    # before 2026-11-25 by the floor's fee-less start, which no longer exists.
     fee_cents = models.BigIntegerField(null=True, blank=True)
     stack_cents = models.BigIntegerField(null=True, blank=True)
 

@@ -11,11 +11,13 @@ Contracts:
   going clockwise, capped at ``max_hands`` (Chinese poker deals four hands; a fifth seated player
   sits out and rotates in with the button, RULINGS §3).
 * :func:`after_pot` advances the kill state after a pot (RULINGS §2, 004 kill rules).
+* :func:`choose_dealt` decides who is dealt in when the fee depends on how many are dealt in:
+  the fixed point of "leave out whoever can't pay the fee of the band they would be dealt at".
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -109,3 +111,119 @@ def clear_seat(state: KillState, seat: int) -> KillState:
     if state.streak_seat == seat or state.kill_seat == seat:
         return KillState()
     return state
+
+
+# --- Who can pay: the fixed point ------------------------------------------------------------------
+
+
+class NoFeeBand(LookupError):
+    """``fees_for`` has no fee for this many players (the schedule has no band for them)."""
+
+    def __init__(self, players: int) -> None:
+        super().__init__(f"no fee band for {players} players")
+        self.players = players
+
+
+@dataclass(frozen=True, slots=True)
+class DealChoice:
+    """Who is dealt in: ``dealt`` in position order (the button first) with each position's fee.
+
+    ``cannot_pay``: the seats left out because they can't pay the fee of the band they would be
+    dealt at, ascending, each with that fee (None: no band has room for them).
+    ``dealt`` is empty when fewer than ``min_players`` can be dealt in.
+    """
+
+    button: int | None
+    dealt: tuple[int, ...]
+    fees: tuple[int, ...]
+    cannot_pay: tuple[tuple[int, int | None], ...]
+
+
+def _deal_at(
+    seats: set[int],
+    previous: int | None,
+    max_hands: int | None,
+    fees_for: Callable[[int], Sequence[int]],
+) -> tuple[int, list[int], Sequence[int]]:
+    button = next_button(previous, seats)
+    dealt = deal_order(button, seats, max_hands=max_hands)
+    return button, dealt, fees_for(len(dealt))
+
+
+def choose_dealt(
+    *,
+    eligible: Iterable[int],
+    previous_button: int | None,
+    chips: Mapping[int, int],
+    fees_for: Callable[[int], Sequence[int]],
+    keep_in_play: int,
+    max_hands: int | None = None,
+    min_players: int = 2,
+) -> DealChoice:
+    """The players dealt in, the button and the fees, decided together (RULINGS §6, issue of
+    2026-11: "who can pay is decided at the band they would actually be dealt at").
+
+    ``fees_for(n)`` is the fee of each position (index 0: the button) when ``n`` players are
+    dealt in; it raises :class:`NoFeeBand` when the schedule has no band for ``n``. A player can
+    be dealt in when ``chips[seat] - fee >= keep_in_play``.
+
+    The result is a fixed point: everyone dealt in can pay their fee, and no player left out
+    could be added with everyone (them included) still able to pay. It is reached in two steps:
+
+    1. while someone dealt in can't pay, leave out ONE of them, the one with the fewest chips
+       (ties: the first in deal order), and decide the button and the band again: leaving out
+       one player can drop the band, so another short player may be able to pay after all;
+    2. then give each player left out, the most chips first, the chance to come back when
+       everyone can still pay with them dealt in (a band dropped further after they went).
+
+    Raises :class:`NoFeeBand` when the players who remain have no band (a schedule to revise),
+    never for a trial in step 2.
+    """
+    seats = set(eligible)
+    out: list[int] = []
+
+    def fee_if_added(seat: int) -> int | None:
+        try:
+            _b, dealt, fees = _deal_at(seats | {seat}, previous_button, max_hands, fees_for)
+        except NoFeeBand:
+            return None
+        return fees[dealt.index(seat)] if seat in dealt else 0
+
+    def refused() -> tuple[tuple[int, int | None], ...]:
+        return tuple((seat, fee_if_added(seat)) for seat in sorted(out))
+
+    while len(seats) >= min_players:
+        _button, dealt, fees = _deal_at(seats, previous_button, max_hands, fees_for)
+        short = [
+            (chips.get(seat, 0), position, seat)
+            for position, (seat, fee) in enumerate(zip(dealt, fees, strict=True))
+            if chips.get(seat, 0) - fee < keep_in_play
+        ]
+        if not short:
+            break
+        seat = min(short)[2]
+        seats.discard(seat)
+        out.append(seat)
+
+    def can_all_pay(trial: set[int]) -> bool:
+        try:
+            _b, dealt, fees = _deal_at(trial, previous_button, max_hands, fees_for)
+        except NoFeeBand:
+            return False
+        return all(chips.get(s, 0) - f >= keep_in_play for s, f in zip(dealt, fees, strict=True))
+
+    # Step 2 also runs when step 1 went below ``min_players``: leaving out a short button moves
+    # the button, and a player left out as the button may be able to pay at another position.
+    returned = True
+    while returned:
+        returned = False
+        for seat in sorted(out, key=lambda s: (-chips.get(s, 0), s)):
+            if can_all_pay(seats | {seat}):
+                seats.add(seat)
+                out.remove(seat)
+                returned = True
+                break
+    if len(seats) < min_players:
+        return DealChoice(button=None, dealt=(), fees=(), cannot_pay=refused())
+    button, dealt, fees = _deal_at(seats, previous_button, max_hands, fees_for)
+    return DealChoice(button=button, dealt=tuple(dealt), fees=tuple(fees), cannot_pay=refused())

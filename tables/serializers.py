@@ -20,7 +20,6 @@ from tables.models import (
     Game,
     Hand,
     HandPlayer,
-    HandStatus,
     Payer,
     Player,
     RateStructure,
@@ -29,6 +28,7 @@ from tables.models import (
     Stakes,
     Table,
 )
+from tables.validators import integer_problem, rates_fee_warnings
 
 
 def _username(user: AbstractBaseUser | None) -> str | None:
@@ -133,21 +133,41 @@ class CollectionRateSerializer(serializers.ModelSerializer):  # type: ignore[typ
         )
 
 
+class WholeNumberField(serializers.IntegerField):
+    """An integer that arrives as one: a JSON number without a fraction, never a bool, a float
+    (2.5, 2.0) or a string ("150", "5%"). Money is exact; a client sending anything else has a bug
+    the API should show, not round (:func:`tables.validators.integer_problem`, the rule every
+    writer of a rate reaches)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        problem = integer_problem(data)
+        if problem is not None:
+            raise serializers.ValidationError(problem, code="invalid")
+        return int(super().to_internal_value(data))
+
+
+def _cents(**kwargs: Any) -> WholeNumberField:
+    return WholeNumberField(required=False, allow_null=True, **kwargs)
+
+
 class RateInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    """One rate of a new version. Shapes only: whether its fees are whole chips of the tables on
+    the schedule, and its other rules, are the service's (:mod:`tables.validators`)."""
+
     structure = serializers.ChoiceField(choices=RateStructure.choices)
-    small_bet_cents = serializers.IntegerField(required=False, allow_null=True)
-    big_bet_cents = serializers.IntegerField(required=False, allow_null=True)
-    alt_small_bet_cents = serializers.IntegerField(required=False, allow_null=True)
-    alt_big_bet_cents = serializers.IntegerField(required=False, allow_null=True)
-    buy_in_min_cents = serializers.IntegerField(required=False, allow_null=True)
-    buy_in_max_cents = serializers.IntegerField(required=False, allow_null=True)
-    point_min_cents = serializers.IntegerField(required=False, allow_null=True)
-    point_max_cents = serializers.IntegerField(required=False, allow_null=True)
-    players_min = serializers.IntegerField(min_value=1, max_value=10)
-    players_max = serializers.IntegerField(min_value=1, max_value=10)
+    small_bet_cents = _cents()
+    big_bet_cents = _cents()
+    alt_small_bet_cents = _cents()
+    alt_big_bet_cents = _cents()
+    buy_in_min_cents = _cents()
+    buy_in_max_cents = _cents()
+    point_min_cents = _cents()
+    point_max_cents = _cents()
+    players_min = WholeNumberField(min_value=1, max_value=10)
+    players_max = WholeNumberField(min_value=1, max_value=10)
     payer = serializers.ChoiceField(choices=Payer.choices, default=Payer.BUTTON)
-    fee_cents = serializers.IntegerField(min_value=0)
-    others_fee_cents = serializers.IntegerField(required=False, allow_null=True, min_value=0)
+    fee_cents = WholeNumberField(min_value=0)
+    others_fee_cents = _cents(min_value=0)
 
 
 class ScheduleVersionSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -160,6 +180,20 @@ class ScheduleVersionSerializer(serializers.ModelSerializer):  # type: ignore[ty
 
     def get_created_by(self, obj: CollectionScheduleVersion) -> str | None:
         return _username(obj.created_by)
+
+
+class ScheduleVersionWithWarningsSerializer(ScheduleVersionSerializer):
+    """A version just added, with its fees far outside the schedule's sense (accepted; docs/floor.md)."""
+
+    warnings = serializers.SerializerMethodField(
+        help_text="Fees far outside what their stakes bear, by rate: rates[i].fee_cents -> message."
+    )
+
+    class Meta(ScheduleVersionSerializer.Meta):
+        fields = (*ScheduleVersionSerializer.Meta.fields, "warnings")
+
+    def get_warnings(self, obj: CollectionScheduleVersion) -> dict[str, str]:
+        return rates_fee_warnings(list(obj.rates.all()))
 
 
 class ScheduleVersionSummarySerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
@@ -180,6 +214,21 @@ class CollectionScheduleSerializer(serializers.ModelSerializer):  # type: ignore
     def get_version_in_force(self, obj: CollectionSchedule) -> dict[str, Any] | None:
         version = obj.version_at()
         return ScheduleVersionSerializer(version).data if version else None
+
+
+class ScheduleCreatedSerializer(CollectionScheduleSerializer):
+    """A schedule just created, with its first version's fee warnings (accepted; docs/floor.md)."""
+
+    warnings = serializers.SerializerMethodField(
+        help_text="Fees far outside what their stakes bear, by rate: rates[i].fee_cents -> message."
+    )
+
+    class Meta(CollectionScheduleSerializer.Meta):
+        fields = (*CollectionScheduleSerializer.Meta.fields, "warnings")
+
+    def get_warnings(self, obj: CollectionSchedule) -> dict[str, str]:
+        first = obj.versions.order_by("number").first()
+        return rates_fee_warnings(list(first.rates.all())) if first is not None else {}
 
 
 class ScheduleCreateSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -433,29 +482,6 @@ class HandSerializer(serializers.ModelSerializer):  # type: ignore[type-arg]
 
     def get_voided_by(self, obj: Hand) -> str | None:
         return _username(obj.voided_by)
-
-
-class StartHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    table = serializers.IntegerField(min_value=1, help_text="Table number.")
-    game = serializers.SlugRelatedField(
-        slug_field="slug",
-        queryset=Game.objects.all(),
-        required=False,
-        allow_null=True,
-        default=None,
-        help_text="Dealer's choice: the game the button picked.",
-    )
-    sit_out_seat_numbers = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        required=False,
-        default=list,
-        help_text="Seated players who sit this hand out.",
-    )
-
-
-class HandStatusSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    status = serializers.ChoiceField(choices=HandStatus.choices)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
 
 
 class VoidHandSerializer(serializers.Serializer):  # type: ignore[type-arg]

@@ -16,7 +16,10 @@ Views, forms, serializers and the admin only translate input and output and call
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping, Sequence
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -68,9 +71,11 @@ from tables.models import (
 )
 from tables.selectors import applicable_rates
 from tables.validators import (
-    rate_count_problem,
     rate_problems,
+    rate_row_key,
+    rates_fee_warnings,
     rates_overlap_problems,
+    schedule_tables_problems,
     stakes_problems,
     table_problems,
 )
@@ -412,18 +417,30 @@ def open_table(*, table: Table, by: User, reason: str = "") -> Table:
 
 @service
 def close_table(*, table: Table, by: User, reason: str = "") -> Table:
-    """Close an open table: refused while a hand is in progress.
+    """Close an open table: refused while a hand is in progress, and while anyone is seated.
 
-    Everyone still seated leaves (their seatings end now) and the buttons and kill reset: the
-    next opening starts a new game.
+    Players seated at a closing table are cashed out (:func:`tables.hand_flow.cash_out`) or moved
+    to another table with their chips (:func:`tables.hand_flow.move_player`) first: closing the
+    table around them would end their seatings and leave their chips on a closed table, to be
+    found and cashed out one by one. Refused with FloorConflict ``players_seated`` naming them
+    (seat and name), changing nothing. The buttons and kill reset: the next opening starts a new
+    game. Raises TableAlreadyInState, HandInProgress, FloorConflict ``players_seated``.
     """
     table = _lock_table(table)
     if table.status == TableStatus.CLOSED:
         raise TableAlreadyInState(f"Table {table.number} is already closed.")
     _refuse_if_hand_in_progress(table, "close")
+    seated = list(
+        Seating.objects.active().filter(table=table).select_related("seat", "player").order_by("seat__number")
+    )
+    if seated:
+        names = ", ".join(f"seat {s.seat.number} {s.player.name}" for s in seated)
+        raise FloorConflict(
+            f"Table {table.number} still has {len(seated)} player(s) seated ({names}); cash them out or "
+            "move them to another table before closing it.",
+            code="players_seated",
+        )
     before = snapshot(table)
-    now = timezone.now()
-    Seating.objects.active().filter(table=table).update(left_at=now, left_by=_user(by))
     ButtonState.objects.update_or_create(
         table=table,
         defaults={
@@ -436,7 +453,7 @@ def close_table(*, table: Table, by: User, reason: str = "") -> Table:
         },
     )
     table.status = TableStatus.CLOSED
-    table.closed_at = now
+    table.closed_at = timezone.now()
     table.save(update_fields=["status", "closed_at"])
     record_change(
         instance=table, action=ConfigAction.CLOSE, by=by, reason=reason, before=before, after=snapshot(table)
@@ -634,50 +651,6 @@ def _game_for_hand(table: Table, game: Game | None) -> Game:
     return game
 
 
-@service
-def start_hand(
-    *, table: Table, by: User, game: Game | None = None, sit_out_seat_numbers: Iterable[int] = ()
-) -> Hand:
-    """Start the next hand at an open table and rotate the buttons.
-
-    * ``game``: for a dealer's choice table, the game the button picks (required); otherwise
-      None or the table's game.
-    * ``sit_out_seat_numbers``: seated players who choose not to play this hand.
-
-    The button moves to the next eligible seat clockwise (:func:`tables.rotation.next_button`);
-    the players dealt in are the button and the next ones clockwise, up to the game's hands per
-    round (Chinese poker: 4, the fifth sits out). Creates the :class:`Hand` (status ``open``,
-    number = last + 1) and one :class:`HandPlayer` per player dealt in, position 1 = button.
-    Raises TableClosed, HandInProgress, NotEnoughPlayers, ConfigMismatch.
-    """
-    table = _lock_table(table)
-    if not table.is_open:
-        raise TableClosed(f"Table {table.number} is closed.")
-    number = _next_hand_number(table, "start a hand at")
-    played = _game_for_hand(table, game)
-    seatings = {
-        s.seat.number: s
-        for s in Seating.objects.active().filter(table=table).select_related("seat", "player").order_by()
-    }
-    sit_out = set(sit_out_seat_numbers)
-    unknown = sorted(sit_out - set(seatings))
-    if unknown:
-        raise FloorValidationError(
-            f"Nobody sits in seat(s) {', '.join(map(str, unknown))} at table {table.number}.",
-            field="sit_out_seat_numbers",
-        )
-    hand, _players = _start_locked(
-        table=table,
-        number=number,
-        played=played,
-        seatings=seatings,
-        buttons=_lock_buttons(table),
-        sit_out=sit_out,
-        by=by,
-    )
-    return hand
-
-
 def _start_locked(
     *,
     table: Table,
@@ -690,12 +663,20 @@ def _start_locked(
     created_at: datetime.datetime | None = None,
     fees: Mapping[int, tuple[int, int]] | None = None,
 ) -> tuple[Hand, list[HandPlayer]]:
-    """:func:`start_hand` after its checks, for a caller holding the table and ``buttons`` locked
-    and the table's active ``seatings`` by seat number (the hand flow, which has read them for
-    its plan); ``number`` from :func:`_next_hand_number`. ``created_at``: the hand's start
-    (default now). ``fees``: (fee, chips in play after it) by seat number, recorded on each
-    :class:`HandPlayer`. Returns the hand (its table, game, stakes, schedule and seats set from
-    the objects given) and its players by position."""
+    """The floor's part of a deal: rotate the buttons and record the hand (status ``open``, number
+    ``number``) and its players, position 1 = the button, then clockwise.
+
+    Only for :func:`tables.hand_flow.start_hand`, the one way a hand is dealt (it collects the
+    fees, then moves the hand to ``dealt`` in the same transaction; RULINGS §6): the caller holds
+    the table and ``buttons`` locked, has checked the table is open and the game
+    (:func:`_game_for_hand`), and passes the table's active ``seatings`` by seat number;
+    ``number`` from :func:`_next_hand_number`. The button moves to the next eligible seat
+    clockwise (:func:`tables.rotation.next_button`); the players dealt in are the button and the
+    next ones clockwise, up to the game's hands per round (Chinese poker: 4, the fifth sits out).
+    ``created_at``: the hand's start (default now). ``fees``: (fee, chips in play after it) by
+    seat number, recorded on each :class:`HandPlayer`. Returns the hand (its table, game, stakes,
+    schedule and seats set from the objects given) and its players by position. Raises
+    NotEnoughPlayers, FloorConflict ``too_many_players``."""
     eligible = sorted(set(seatings) - sit_out)
     if len(eligible) < MIN_PLAYERS:
         raise NotEnoughPlayers(
@@ -745,22 +726,16 @@ def _start_locked(
     return hand, players
 
 
-@service
-def set_hand_status(*, hand: Hand, status: str, by: User, reason: str = "") -> Hand:
-    """Move ``hand`` to ``status`` if :data:`tables.models.HAND_TRANSITIONS` allows it.
-
-    Records when and by whom. ``void`` needs a ``reason`` (see :func:`void_hand`). Raises
-    IllegalTransition for any other move.
-    """
-    hand = Hand.objects.select_for_update().select_related("table").get(pk=hand.pk)
-    _move_hand(hand, status, by=by, reason=reason)
-    return hand
-
-
 def _move_hand(hand: Hand, status: str, *, by: User, reason: str = "", save: bool = True) -> list[str]:
-    """:func:`set_hand_status` on a hand the caller holds locked and fresh: check the transition,
-    set it in memory and save only the columns it changes (``save=False``: the caller saves them
-    with its own). Returns those columns."""
+    """Move ``hand`` (held locked and fresh by the caller) to ``status``: check the transition
+    (:data:`tables.models.HAND_TRANSITIONS`), record when and by whom, set it in memory and save
+    only the columns it changes (``save=False``: the caller saves them with its own). Returns
+    those columns. ``void`` needs a ``reason`` and puts the button back.
+
+    Private to the services that own each move: ``dealt`` is :func:`tables.hand_flow.start_hand`'s
+    alone (after the fees are collected), ``showdown`` and ``settled`` the hand flow's showdown and
+    confirmation, ``void`` :func:`void_hand` (through :func:`tables.hand_flow.misdeal`, which
+    returns the fees). No public service or endpoint moves a hand to a status it names."""
     hand.check_transition(status)
     now, user = timezone.now(), _user(by)
     fields = ["status"]
@@ -790,12 +765,18 @@ def _move_hand(hand: Hand, status: str, *, by: User, reason: str = "", save: boo
     return fields
 
 
+@service
 def void_hand(*, hand: Hand, reason: str, by: User) -> Hand:
-    """Declare a misdeal: the hand is void, nothing is settled (RULINGS §6).
+    """The floor's part of a misdeal: the hand is void (with ``reason``), nothing is settled, and
+    the button goes back to where it was before the hand (the redeal has the same button).
 
-    The ledger returns its collection fees unless the table keeps them on a misdeal.
+    The fees are the money flow's: call :func:`tables.hand_flow.misdeal`, which returns them
+    (unless the table keeps them) and then calls this. Raises FloorValidationError (no reason),
+    IllegalTransition (the hand is settled or already void).
     """
-    return set_hand_status(hand=hand, status=HandStatus.VOID, by=by, reason=reason)
+    hand = Hand.objects.select_for_update().select_related("table").get(pk=hand.pk)
+    _move_hand(hand, HandStatus.VOID, by=by, reason=reason)
+    return hand
 
 
 @service
@@ -869,15 +850,27 @@ RATE_FIELDS = (
 
 
 def build_rates(rates: Sequence[Mapping[str, Any]]) -> list[CollectionRate]:
-    """Unsaved :class:`CollectionRate` rows from dicts, each checked; raises InvalidSchedule."""
-    built: list[CollectionRate] = []
-    errors: dict[str, str] = {}
+    """Unsaved :class:`CollectionRate` rows from dicts, each checked; raises InvalidSchedule.
+
+    ``rates`` is a list of mappings of :data:`RATE_FIELDS` (``payer`` defaults to ``button``).
+    Every amount must be a real ``int`` (:func:`tables.validators.rate_problems`): 2.5, "150",
+    "5%" or True are refused naming the field (``rates[i].fee_cents``), never converted. Each row
+    is checked on its own and then the set for overlapping bands; whether the fees suit the tables
+    on a schedule is :func:`check_rates_against_tables`.
+    """
+    if isinstance(rates, (str, bytes, Mapping)) or not isinstance(rates, Sequence):
+        raise InvalidSchedule("Give the rates as a list of rows.", field="rates")
     if not rates:
         raise InvalidSchedule("A schedule version needs at least one rate.", field="rates")
+    built: list[CollectionRate] = []
+    errors: dict[str, str] = {}
     for i, data in enumerate(rates):
+        if not isinstance(data, Mapping):
+            errors[f"rates[{i}]"] = f"A rate is a mapping of its fields, not {type(data).__name__}."
+            continue
         unknown = set(data) - set(RATE_FIELDS)
         if unknown:
-            errors[f"rates[{i}]"] = f"Unknown fields: {', '.join(sorted(unknown))}."
+            errors[f"rates[{i}]"] = f"Unknown fields: {', '.join(sorted(map(str, unknown)))}."
             continue
         rate = CollectionRate(**{"payer": "button", **data})
         for field, message in rate_problems(rate).items():
@@ -892,16 +885,25 @@ def build_rates(rates: Sequence[Mapping[str, Any]]) -> list[CollectionRate]:
     return built
 
 
+def _tables_on(schedule: CollectionSchedule) -> list[Table]:
+    return list(
+        Table.objects.filter(collection_schedule=schedule).select_related("game", "stakes").order_by("number")
+    )
+
+
 def check_rates_against_tables(schedule: CollectionSchedule, rates: Sequence[CollectionRate]) -> None:
-    """Every table on ``schedule`` must have 1 to 5 applicable rates under ``rates``."""
-    for table in Table.objects.filter(collection_schedule=schedule).select_related("stakes"):
-        problem = rate_count_problem(
-            len(applicable_rates(rates, table.stakes)),
-            where=f"at table {table.number} ({table.stakes.label})",
-        )
-        if problem:
-            error_class = TooManyRates if "at most" in problem else InvalidSchedule
-            raise error_class(problem, field="rates")
+    """``rates`` as a new version of ``schedule`` must suit every table on it: 1 to 5 rates apply
+    at each (TooManyRates above five, InvalidSchedule for none), and each fee of a rate that
+    applies is a whole number of that table's chips (InvalidSchedule naming ``rates[i].fee_cents``
+    and the table): :func:`tables.validators.schedule_tables_problems`."""
+    problems = schedule_tables_problems(rates, _tables_on(schedule))
+    if not problems:
+        return
+    field, message = next(iter(problems.items()))
+    if field == "rates":
+        error_class = TooManyRates if "at most" in message else InvalidSchedule
+        raise error_class(message, field=field, errors=problems)
+    raise InvalidSchedule(f"{field}: {message}", field=field, errors=problems)
 
 
 def _effective_from(
@@ -958,7 +960,13 @@ def create_schedule(
     effective_from: datetime.datetime | None = None,
     allow_past: bool = False,
 ) -> CollectionSchedule:
-    """A new schedule with its first version. ``allow_past`` is for loading house data only."""
+    """A new schedule with its first version. ``allow_past`` is for loading house data only.
+
+    The rates are checked by :func:`build_rates`; a new schedule has no tables yet, so its fees
+    meet each table's chips when a table is put on it (:func:`tables.validators.table_problems`).
+    Fees far outside the schedule's sense are accepted (:func:`tables.validators.fee_warnings`
+    says which; the API returns them).
+    """
     code = (code or "").strip()
     if not code or not (name or "").strip():
         raise InvalidSchedule("A schedule needs a code and a name.", field="code")
@@ -997,7 +1005,11 @@ def revise_schedule(
 
     ``effective_from`` defaults to now, can't be in the past, and must follow the latest version;
     earlier versions stay as they were, so fees already collected keep their rates. Every table
-    on the schedule must keep 1 to 5 applicable rates (TooManyRates otherwise).
+    on the schedule must keep 1 to 5 applicable rates (TooManyRates otherwise), each of whose
+    fees is a whole number of the table's chips (InvalidSchedule otherwise):
+    :func:`check_rates_against_tables`. Fees far outside the schedule's sense are accepted here
+    (:func:`tables.validators.fee_warnings`); the schedule page asks to confirm them after
+    :func:`preview_revision`, the API returns them with the new version.
     """
     reason = _require_reason(reason)
     schedule = CollectionSchedule.objects.select_for_update().get(pk=schedule.pk)
@@ -1034,4 +1046,153 @@ def rename_schedule(
         reason=reason,
         before=before,
         after=schedule_snapshot(schedule),
+    )
+
+
+# --- A schedule change, previewed -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FeeChange:
+    """One band of players whose fee changes: the fee before and after (``"no rate"``: none)."""
+
+    limits: str
+    players: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableFeeChanges:
+    """A table on the schedule and the bands of players dealt in whose fee changes there."""
+
+    table_number: int
+    stakes_label: str
+    changes: tuple[FeeChange, ...]
+
+
+@dataclass(frozen=True)
+class RevisionPreview:
+    """What a new version of a schedule would change, before it is saved (:func:`preview_revision`).
+
+    ``compared_with``: the number of the latest version (the one the new version follows), None
+    for a schedule with none; ``rates``: the rows whose fee changes (or that come or go);
+    ``tables``: every table on the schedule where a fee changes, and ``unchanged_tables`` the
+    others' numbers; ``warnings``: :func:`tables.validators.rates_fee_warnings` of the new rates;
+    ``digest``: identifies the schedule, the version compared with, the new rates and the time,
+    so that a save can check it is the change that was previewed.
+    """
+
+    schedule_code: str
+    compared_with: int | None
+    rates: tuple[FeeChange, ...]
+    tables: tuple[TableFeeChanges, ...]
+    unchanged_tables: tuple[int, ...]
+    warnings: dict[str, str]
+    digest: str
+
+
+def _fee_terms(rate: CollectionRate | None) -> tuple[object, ...] | None:
+    return None if rate is None else (rate.payer, rate.fee_cents, rate.others_fee_cents)
+
+
+def _fee_text(rate: CollectionRate | None) -> str:
+    return "no rate" if rate is None else rate.fee_label
+
+
+def _rate_changes(old: Sequence[CollectionRate], new: Sequence[CollectionRate]) -> list[FeeChange]:
+    """The rows of ``new`` whose fee differs from the row of ``old`` for the same stakes and band,
+    then the rows of ``old`` that ``new`` has no more."""
+    before = {rate_row_key(rate): rate for rate in old}
+    after = {rate_row_key(rate): rate for rate in new}
+    changes = [
+        FeeChange(
+            rate.limits_label,
+            f"{rate.players_min}-{rate.players_max}",
+            _fee_text(before.get(key)),
+            rate.fee_label,
+        )
+        for key, rate in after.items()
+        if _fee_terms(before.get(key)) != _fee_terms(rate)
+    ]
+    changes += [
+        FeeChange(rate.limits_label, f"{rate.players_min}-{rate.players_max}", rate.fee_label, "no rate")
+        for key, rate in before.items()
+        if key not in after
+    ]
+    return changes
+
+
+def _table_changes(
+    table: Table, old: Sequence[CollectionRate], new: Sequence[CollectionRate]
+) -> list[FeeChange]:
+    """For each number of players ``table`` can deal to, the fee before and after; consecutive
+    numbers with the same change are one band."""
+    old_rates, new_rates = applicable_rates(old, table.stakes), applicable_rates(new, table.stakes)
+    bands: list[tuple[int, int, CollectionRate | None, CollectionRate | None]] = []
+    most = min(table.seat_count, table.game.hands_per_round)
+    for players in range(MIN_PLAYERS, most + 1):
+        was = next((r for r in old_rates if r.covers_players(players)), None)
+        will = next((r for r in new_rates if r.covers_players(players)), None)
+        if _fee_terms(was) == _fee_terms(will):
+            continue
+        if bands:
+            low, high, last_was, last_will = bands[-1]
+            same = (_fee_terms(last_was), _fee_terms(last_will)) == (_fee_terms(was), _fee_terms(will))
+            if same and high == players - 1:
+                bands[-1] = (low, players, was, will)
+                continue
+        bands.append((players, players, was, will))
+    limits = table.stakes.label
+    return [
+        FeeChange(limits, f"{low}-{high}" if low != high else f"{low}", _fee_text(was), _fee_text(will))
+        for low, high, was, will in bands
+    ]
+
+
+def preview_revision(
+    *,
+    schedule: CollectionSchedule,
+    rates: Sequence[Mapping[str, Any]],
+    effective_from: datetime.datetime | None = None,
+) -> RevisionPreview:
+    """What :func:`revise_schedule` with the same arguments would change, without writing anything.
+
+    Makes the same checks first (:func:`build_rates`, the effective time, every table on the
+    schedule: :func:`check_rates_against_tables`) and raises the same errors. Then compares the
+    new rates with the latest version's: the rows that change, and at each table on the schedule
+    the bands of players dealt in whose fee changes (old fee -> new fee); with the new rates'
+    warnings (:func:`tables.validators.rates_fee_warnings`) for the page to ask to confirm.
+    """
+    built = build_rates(rates)
+    _effective_from(effective_from, schedule)
+    check_rates_against_tables(schedule, built)
+    latest = schedule.versions.order_by("-number").first()
+    old = list(latest.rates.all()) if latest is not None else []
+    tables, unchanged = [], []
+    for table in _tables_on(schedule):
+        changes = _table_changes(table, old, built)
+        if changes:
+            tables.append(TableFeeChanges(table.number, table.stakes.label, tuple(changes)))
+        else:
+            unchanged.append(table.number)
+    digest = hashlib.sha256(
+        json.dumps(
+            {
+                "schedule": schedule.pk,
+                "compared_with": latest.number if latest is not None else None,
+                "effective_from": effective_from.isoformat() if effective_from else None,
+                "rates": [{name: getattr(rate, name) for name in RATE_FIELDS} for rate in built],
+            },
+            sort_keys=True,
+        ).encode()
+    ).hexdigest()
+    return RevisionPreview(
+        schedule_code=schedule.code,
+        compared_with=latest.number if latest is not None else None,
+        rates=tuple(_rate_changes(old, built)),
+        tables=tuple(tables),
+        unchanged_tables=tuple(unchanged),
+        warnings=rates_fee_warnings(built),
+        digest=digest,
     )

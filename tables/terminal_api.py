@@ -222,6 +222,7 @@ class TerminalTableViewSet(TerminalMixin, viewsets.GenericViewSet):  # type: ign
             table=table,
             game=_game(data.get("game")),
             sit_out_seat_numbers=data.get("sit_out_seat_numbers") or (),
+            expected_fees=data["expected_fees"],
             by=request.user,
         )
         return Response(TerminalHandSerializer.from_hand(hand, fresh=True), status=status.HTTP_201_CREATED)

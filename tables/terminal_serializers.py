@@ -15,6 +15,7 @@ from ledger import selectors as ledger_selectors
 from ledger.models import Account, AccountKind, JournalTransaction
 from tables.hand_flow import DealPlan, PlayerChips, fees_return_key, hand_kill_blind
 from tables.models import (
+    MAX_SEATS,
     ChipMovement,
     ChipMovementKind,
     Hand,
@@ -23,6 +24,8 @@ from tables.models import (
     HandStatus,
     ReadingStatus,
 )
+
+MAX_CENTS = 2**62  # within a 64-bit column: a larger amount is refused as input, never overflows
 
 
 def _username(user: Any) -> str | None:
@@ -132,6 +135,11 @@ class FeePreviewQuerySerializer(serializers.Serializer):  # type: ignore[type-ar
     )
 
 
+class ExpectedFeeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    seat_number = serializers.IntegerField(min_value=1, max_value=MAX_SEATS)
+    fee_cents = serializers.IntegerField(min_value=0, max_value=MAX_CENTS)
+
+
 class TerminalStartHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
     game = serializers.CharField(
         required=False, allow_null=True, default=None, help_text="Dealer's choice: the game picked."
@@ -142,6 +150,20 @@ class TerminalStartHandSerializer(serializers.Serializer):  # type: ignore[type-
         default=list,
         help_text="Seated players who sit this hand out.",
     )
+    expected_fees = ExpectedFeeSerializer(
+        many=True,
+        help_text=(
+            "The fees the dealer was shown and confirmed: each seat dealt in with its fee (the "
+            "`dealt` list of GET .../fees/ can be sent as it is). If the deal would now take "
+            "anything else, nothing is taken: 409 `fees_changed`, whose detail gives the new fees."
+        ),
+    )
+
+    def validate_expected_fees(self, value: list[dict[str, int]]) -> dict[int, int]:
+        fees = {row["seat_number"]: row["fee_cents"] for row in value}
+        if len(fees) != len(value):
+            raise serializers.ValidationError("A seat is listed twice.")
+        return fees
 
 
 class RateSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -253,12 +275,22 @@ class FeePreviewSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class ShowdownPlayerSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    """One seat's showdown entry; which fields apply depends on the game (SHOWDOWN_JSON.md)."""
+    """One seat's showdown entry; which fields apply depends on the game (docs/showdown-json.md)."""
 
     seat = serializers.IntegerField()
     cards = serializers.ListField(child=serializers.CharField(), required=False)
     put_in = serializers.IntegerField(required=False, help_text="Pot games: total chips put in, in cents.")
     folded = serializers.BooleanField(required=False)
+    put_in_after_draw = serializers.IntegerField(
+        required=False, help_text="Lowball's sevens rule (004 lowball rule 2): chips put in after the draw."
+    )
+    checked_seven = serializers.BooleanField(
+        required=False,
+        help_text="Lowball: this player checked a seven or better after the draw (loses that action).",
+    )
+    fouled = serializers.BooleanField(
+        required=False, help_text="Chinese poker: the house fouls this hand (004 rule 8), e.g. a wrong count."
+    )
     front = serializers.ListField(child=serializers.CharField(), required=False)
     middle = serializers.ListField(child=serializers.CharField(), required=False)
     back = serializers.ListField(child=serializers.CharField(), required=False)
@@ -388,6 +420,9 @@ class TerminalHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
     table = serializers.IntegerField()
     number = serializers.IntegerField()
     game = serializers.CharField()
+    joker = serializers.BooleanField(
+        help_text="The joker JK is in the deck (lowball as the table's game; not at dealer's choice)."
+    )
     stakes = serializers.CharField()
     collection_schedule = serializers.CharField()
     status = serializers.CharField()
@@ -445,6 +480,7 @@ class TerminalHandSerializer(serializers.Serializer):  # type: ignore[type-arg]
             "table": hand.table.number,
             "number": hand.number,
             "game": hand.game.slug,
+            "joker": hand.joker,
             "stakes": hand.stakes.code,
             "collection_schedule": hand.collection_schedule.code,
             "status": hand.status,

@@ -8,6 +8,7 @@ double tap, settle the hand once (the second sees "already settled" and the same
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -19,11 +20,13 @@ from django.views import View
 
 from ledger.errors import LedgerError
 from tables import hand_flow
-from tables.errors import FloorError
+from tables.errors import FeesChanged, FloorError
 from tables.forms import SWEEP_CHOICES, MisdealForm, PageInputError, showdown_from_post
 from tables.models import ButtonState, GameKind, Hand, HandStatus, Table, format_cents
 from tables.poker.showdown import POT_GAMES
 from tables.terminal_serializers import TerminalHandSerializer
+
+_DIGITS = re.compile(r"[0-9]{1,12}")  # ASCII digits only: "²" passes str.isdigit() but not int()
 
 
 def _table(number: int) -> Table:
@@ -72,7 +75,8 @@ def _payments(hand: dict[str, Any]) -> list[dict[str, Any]]:
                 }
             )
         for line in postings.get("returned", []):
-            rows.append({"text": f"uncalled chips back to seat {line['seat']}", "amount": line["amount"]})
+            why = f"{line['reason']}: " if "reason" in line else "uncalled chips "
+            rows.append({"text": f"{why}back to seat {line['seat']}", "amount": line["amount"]})
     else:
         for line in postings.get("payments", []):
             rows.append(
@@ -148,6 +152,8 @@ class TerminalView(PermissionRequiredMixin, View):
             "in_progress": in_progress,
             "game_kind": current.game.kind if current is not None else table.game.kind,
             "game_slug": current.game.slug if current is not None else table.game.slug,
+            # The card picker offers the joker only when it is in this hand's deck.
+            "joker": current is not None and current.joker,
             "has_board": bool(spec and spec.board),
             "hole_cards": spec.hole if spec else 0,
             "board_cards": spec.board
@@ -183,12 +189,29 @@ class StartHandView(RunHandMixin, View):
     def post(self, request: HttpRequest, number: int) -> HttpResponse:
         table = _table(number)
         try:
-            hand = hand_flow.start_hand(table=table, by=request.user)
+            hand = hand_flow.start_hand(
+                table=table, by=request.user, expected_fees=_fees_as_shown(request.POST)
+            )
+        except FeesChanged as exc:
+            # Show the new fees to confirm again (the start page reads them afresh).
+            _refusal(request, exc)
+            return HttpResponseRedirect(reverse("tables:start-hand", args=[number]))
         except (FloorError, LedgerError) as exc:
             _refusal(request, exc)
         else:
             messages.success(request, f"Hand {hand.number} dealt; fees collected.")
         return HttpResponseRedirect(_terminal_url(number))
+
+
+def _fees_as_shown(data: Any) -> dict[int, int]:
+    """The fees the start page showed, from its ``fee-<seat>`` fields (cents). A field that isn't a
+    whole number is no fee the dealer saw: it is dropped, so the deal is refused as changed."""
+    fees: dict[int, int] = {}
+    for name, value in data.items():
+        seat = name.removeprefix("fee-")
+        if seat != name and _DIGITS.fullmatch(seat) and _DIGITS.fullmatch(str(value)):
+            fees[int(seat)] = int(value)
+    return fees
 
 
 class ShowdownView(RunHandMixin, View):

@@ -3,14 +3,27 @@
 Each ``*_problems`` function returns ``{field: message}`` (empty when all is well), so the
 same rule feeds model ``clean()`` (admin and forms show each message by its field) and the
 services (which raise a :class:`tables.errors.FloorValidationError` subclass).
+
+Collection rates are checked here and only here, whoever writes them: the services
+(:func:`tables.services.build_rates`, :func:`~tables.services.check_rates_against_tables`,
+:func:`~tables.services.revise_schedule`), the admin (the rate's ``clean()`` and the version's
+formset), the schedule page (through the services) and the API (its cents fields use
+:func:`integer_problem`; the rest through the services):
+
+* :func:`rate_problems`: one row on its own, every amount a real ``int`` first;
+* :func:`schedule_tables_problems`: a version's rates against the tables on the schedule (1 to 5
+  rates apply at each; each applicable fee whole chips of that table);
+* :func:`table_problems`: a table against its schedule (the same two rules, from the table's side);
+* :func:`fee_warnings`: a fee far outside what its stakes bear, to confirm rather than refuse.
 """
 
 from __future__ import annotations
 
 import datetime
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from tables.chip_rules import LIMIT_MIN_BIG_BETS, POINTS_BUY_IN
 from tables.models import (
     BIG_BET_STRUCTURES,
     MAX_RATES_PER_TABLE,
@@ -24,11 +37,56 @@ from tables.models import (
     RateStructure,
     Stakes,
     Structure,
+    Table,
     format_cents,
 )
 from tables.selectors import applicable_rates, future_and_current_versions
 
 _BET_FIELDS = ("small_bet_cents", "big_bet_cents", "alt_small_bet_cents", "alt_big_bet_cents")
+
+#: The whole-number fields of a collection rate (cents, and the players band).
+RATE_INTEGER_FIELDS = (
+    *_BET_FIELDS,
+    "buy_in_min_cents",
+    "buy_in_max_cents",
+    "point_min_cents",
+    "point_max_cents",
+    "players_min",
+    "players_max",
+    "fee_cents",
+    "others_fee_cents",
+)
+#: The fees of a rate: each must be a whole number of the chips of every table it applies to.
+FEE_FIELDS = ("fee_cents", "others_fee_cents")
+
+#: A fee above this share of the smallest minimum buy-in its rate covers is "far outside" the
+#: schedule's sense (:func:`fee_warnings`; docs/floor.md, "Fees far outside the schedule").
+FEE_WARNING_SHARE_OF_BUY_IN = (1, 4)
+
+
+def _as_int(value: object) -> int | None:
+    """``value`` when it is a real ``int`` (not a ``bool``), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+#: The largest amount a rate may hold: within the 64-bit columns, so a huge number is refused as
+#: input instead of overflowing the database (as the terminals' MAX_CENTS).
+MAX_AMOUNT = 2**62
+
+
+def integer_problem(value: object) -> str | None:
+    """Why ``value`` is not a whole number (a real ``int``) a column can hold, or None when it is.
+
+    ``bool`` is an ``int`` to Python but never an amount; a ``float`` (2.5, or 2.0 from a
+    careless client), a ``str`` ("150", "5%") or anything else is refused rather than converted,
+    so what is stored is exactly what was meant. None (an empty optional field) is the caller's.
+    """
+    number = _as_int(value)
+    if number is None:
+        return f"Must be a whole number (an integer), not {value!r}."
+    if abs(number) > MAX_AMOUNT:
+        return f"{number} is too large."
+    return None
 
 
 def _must_be_empty(obj: object, fields: Iterable[str], why: str, problems: dict[str, str]) -> None:
@@ -101,7 +159,17 @@ def stakes_problems(stakes: Stakes) -> dict[str, str]:
 
 
 def rate_problems(rate: CollectionRate) -> dict[str, str]:
-    """What is wrong with one collection rate row on its own."""
+    """What is wrong with one collection rate row on its own.
+
+    Every amount (:data:`RATE_INTEGER_FIELDS`) that is given must be a real ``int``; when one
+    isn't, only those are reported (comparing "5%" with 0 means nothing)."""
+    wrong_type = {
+        name: problem
+        for name in RATE_INTEGER_FIELDS
+        if getattr(rate, name) is not None and (problem := integer_problem(getattr(rate, name)))
+    }
+    if wrong_type:
+        return wrong_type
     problems: dict[str, str] = {}
     if rate.structure == RateStructure.LIMIT:
         _bets_problems(rate, problems)
@@ -160,6 +228,11 @@ def _stakes_key(rate: CollectionRate) -> tuple[object, ...]:
     )
 
 
+def rate_row_key(rate: CollectionRate) -> tuple[object, ...]:
+    """What a row of a schedule is for: its stakes and its band of players (one fee per key)."""
+    return (*_stakes_key(rate), rate.players_min, rate.players_max)
+
+
 def rates_overlap_problems(rates: Iterable[CollectionRate]) -> list[str]:
     """Rows for the same stakes whose player bands overlap: the fee of a hand would be ambiguous."""
     by_key: dict[tuple[object, ...], list[CollectionRate]] = {}
@@ -189,6 +262,103 @@ def rate_count_problem(count: int, *, where: str) -> str | None:
     return None
 
 
+def fee_chip_problems(rate: CollectionRate, *, chip_unit_cents: int, where: str) -> dict[str, str]:
+    """The fees of ``rate`` (``fee_cents``, ``others_fee_cents``) that are not a whole number of
+    chips of ``chip_unit_cents`` (a table the rate applies to, named by ``where``).
+
+    004 rule 12: chips below the table's denomination don't play, and a player's chips are whole
+    chips (buy-ins, put-ins and table changes are refused otherwise, docs/hand-flow.md); a fee of
+    $1.50 at a table of $1 chips could be neither posted by the player nor taken by the dealer.
+    """
+    problems: dict[str, str] = {}
+    for name in FEE_FIELDS:
+        fee = getattr(rate, name)
+        if isinstance(fee, int) and fee % chip_unit_cents:
+            problems[name] = (
+                f"{'The fee' if name == 'fee_cents' else 'The others fee'} {format_cents(fee)} "
+                f"({rate.limits_label}, {rate.players_min}-{rate.players_max} players) is not a whole "
+                f"number of {where}'s {format_cents(chip_unit_cents)} chips."
+            )
+    return problems
+
+
+def schedule_tables_problems(rates: Sequence[CollectionRate], tables: Iterable[Table]) -> dict[str, str]:
+    """What a schedule version of ``rates`` (its complete set, in order) would break at ``tables``
+    (the tables on the schedule, with their stakes).
+
+    At each table: 1 to 5 of the rates apply (key ``rates``: :func:`rate_count_problem`), and
+    every fee of a rate that applies is a whole number of the table's chips (key
+    ``rates[i].fee_cents`` / ``rates[i].others_fee_cents``: :func:`fee_chip_problems`). The first
+    table at fault is named in each message.
+    """
+    problems: dict[str, str] = {}
+    for table in tables:
+        where = f"table {table.number}"
+        applying = [(i, rate) for i, rate in enumerate(rates) if rate.matches_stakes(table.stakes)]
+        count = rate_count_problem(len(applying), where=f"at {where} ({table.stakes.label})")
+        if count:
+            problems.setdefault("rates", count)
+        for i, rate in applying:
+            for name, message in fee_chip_problems(
+                rate, chip_unit_cents=table.chip_unit_cents, where=where
+            ).items():
+                problems.setdefault(f"rates[{i}].{name}", message)
+    return problems
+
+
+def fee_warnings(rate: CollectionRate) -> dict[str, str]:
+    """Each fee of ``rate`` far outside what its stakes bear, by field: a warning to confirm, not a
+    refusal (pure; docs/floor.md, "Fees far outside the schedule").
+
+    "Far outside": above a quarter (:data:`FEE_WARNING_SHARE_OF_BUY_IN`) of the smallest minimum
+    buy-in the rate covers, as :mod:`tables.chip_rules` sets it: ten big bets of the limit (the
+    larger big bet of a second limit pair), the bottom of a no-limit/pot-limit buy-in range, 20
+    points at the smallest point value of a points rate. A player paying such a fee loses a
+    minimum buy-in to fees within four hands. Every fee 004 prints is at most a quarter (schedule
+    C's $5 at $20-$100 no limit, 7-10 players, is the largest: exactly a quarter of $20).
+    """
+    minimum = _smallest_minimum_buy_in(rate)
+    if minimum is None:
+        return {}
+    share, of = FEE_WARNING_SHARE_OF_BUY_IN
+    warnings: dict[str, str] = {}
+    for name in FEE_FIELDS:
+        fee = getattr(rate, name)
+        if isinstance(fee, int) and fee * of > minimum * share:
+            if name == "others_fee_cents":
+                who = "each other player"
+            else:
+                who = "each player" if rate.payer == Payer.EACH_PLAYER else "the button"
+            band = f"{rate.players_min}-{rate.players_max} players"
+            warnings[name] = (
+                f"{format_cents(fee)} from {who} at {rate.limits_label} ({band}) is more than "
+                f"{share}/{of} of the minimum buy-in ({format_cents(minimum)}): far above what the "
+                "schedule charges such stakes. Check the amount."
+            )
+    return warnings
+
+
+def rates_fee_warnings(rates: Sequence[CollectionRate]) -> dict[str, str]:
+    """:func:`fee_warnings` of each of ``rates`` (a version's set, in order), keyed
+    ``rates[i].fee_cents`` / ``rates[i].others_fee_cents``."""
+    return {
+        f"rates[{i}].{name}": message
+        for i, rate in enumerate(rates)
+        for name, message in fee_warnings(rate).items()
+    }
+
+
+def _smallest_minimum_buy_in(rate: CollectionRate) -> int | None:
+    """The minimum buy-in (cents) of the smallest stakes ``rate`` covers (None: not computable)."""
+    if rate_problems(rate):
+        return None
+    if rate.structure == RateStructure.LIMIT:
+        return LIMIT_MIN_BIG_BETS * max(rate.big_bet_cents or 0, rate.alt_big_bet_cents or 0)
+    if rate.structure == RateStructure.BIG_BET:
+        return rate.buy_in_min_cents
+    return POINTS_BUY_IN * (rate.point_min_cents or 0)
+
+
 def table_problems(
     *,
     game: Game,
@@ -205,7 +375,9 @@ def table_problems(
     * the seat count is within 2..the game's seats;
     * the chip unit is positive and, at points stakes, divides the point's value;
     * between one and five rates of the schedule apply to the stakes, in the version in force
-      now and in every version already scheduled for later.
+      now and in every version already scheduled for later, and each of their fees is a whole
+      number of the table's chips (:func:`fee_chip_problems`: a schedule is shared by tables with
+      chips of their own, so this is checked from each side).
     """
     problems: dict[str, str] = {}
     if game.kind == GameKind.POT and stakes.structure == Structure.POINTS:
@@ -217,29 +389,39 @@ def table_problems(
     stakes_issues = stakes_problems(stakes)
     if stakes_issues and "stakes" not in problems:
         problems["stakes"] = f"{stakes.code} is inconsistent: " + "; ".join(stakes_issues.values())
-    if seat_count is None or not MIN_PLAYERS <= seat_count <= game.seat_count:
+    seats = _as_int(seat_count)
+    if seats is None or not MIN_PLAYERS <= seats <= game.seat_count:
         problems["seat_count"] = (
             f"{game.name} is dealt at {MIN_PLAYERS} to {game.seat_count} seats, not {seat_count}."
         )
-    if chip_unit_cents is None or chip_unit_cents <= 0:
-        problems["chip_unit_cents"] = "The chip unit must be a positive number of cents."
-    elif stakes.structure == Structure.POINTS and stakes.point_cents and stakes.point_cents % chip_unit_cents:
+    chip = _as_int(chip_unit_cents)
+    if chip is None or chip <= 0:
+        chip = None
+        problems["chip_unit_cents"] = "The chip unit must be a positive whole number of cents."
+    elif stakes.structure == Structure.POINTS and stakes.point_cents and stakes.point_cents % chip:
         # Points games pay every settlement in points (004 rule 12: chips below the table's
         # denomination don't play), so a point must be whole chips; the engine would refuse each
         # showdown of such a table instead.
         problems["chip_unit_cents"] = (
             f"At {stakes.label} a point ({format_cents(stakes.point_cents)}) must be a whole number of the "
-            f"table's chips ({format_cents(chip_unit_cents)})."
+            f"table's chips ({format_cents(chip)})."
         )
     if "stakes" not in problems:
         versions = future_and_current_versions(schedule, at=at)
         if not versions:
             problems["collection_schedule"] = f"Schedule {schedule.code} has no version in force."
         for version in versions:
-            count = len(applicable_rates(version.rates.all(), stakes))
-            problem = rate_count_problem(
-                count, where=f"to {stakes.label} under schedule {schedule.code} v{version.number}"
-            )
+            applying = applicable_rates(version.rates.all(), stakes)
+            where = f"{stakes.label} under schedule {schedule.code} v{version.number}"
+            problem = rate_count_problem(len(applying), where=f"to {where}")
+            if problem is None and chip is not None:
+                chips = [
+                    message
+                    for rate in applying
+                    for message in fee_chip_problems(rate, chip_unit_cents=chip, where="the table").values()
+                ]
+                if chips:
+                    problem = f"Schedule {schedule.code} v{version.number}: {chips[0]}"
             if problem:
                 problems["collection_schedule"] = problem
                 break

@@ -249,7 +249,7 @@ def _readings(hand_ids: list[int]) -> tuple[dict[int, tuple[str, str]], bool]:
 
 
 def summarize_reading(result: Any) -> str:
-    """One line for people from the engine's result (SHOWDOWN_JSON.md): pot awards with the winning
+    """One line for people from the engine's result (docs/showdown-json.md): pot awards with the winning
     hands for pot games, each seat's net for Chinese and Taiwanese poker."""
     if not isinstance(result, dict):
         return ""

@@ -76,7 +76,9 @@ def create_player(name: str = "player") -> Player:
 
 
 def create_hand(table: Table, *, status: str = "settled") -> Hand:
-    """A hand at ``table`` (settled by default, so a table can have many)."""
+    """A hand at ``table`` (settled by default, so a table can have many). These hands charge no
+    fee (``no_fee_reason``): a hand is dealt only with its fees or a reason why none was due, which
+    the database checks (ledger migration 0006)."""
     seat, _ = Seat.objects.get_or_create(table=table, number=1)
     number = (
         Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0
@@ -89,6 +91,7 @@ def create_hand(table: Table, *, status: str = "settled") -> Hand:
         collection_schedule=table.collection_schedule,
         button_seat=seat,
         status=status,
+        no_fee_reason="" if status in ("open", "void") else "ledger test hand: no fee due",
     )
 
 
@@ -259,6 +262,9 @@ class ReportRoom:
             stakes=Stakes.objects.get(code=stakes),
             collection_schedule=schedule,
             seat_count=None,
+            # 50-cent chips: the report schedules charge $1.50 and $2.50, and a fee is whole chips
+            # of the table.
+            chip_unit_cents=50,
             by=None,
         )
         return floor_services.open_table(table=table, by=None)
@@ -286,10 +292,11 @@ class ReportRoom:
         fees: list[int] | None = None,
         collect: bool = True,
         fee_shift: Shift | None = None,
+        settled: bool = True,
     ) -> Hand:
         """A settled hand at ``at`` with ``players`` dealt in (the first is the button, position 1).
         Fees: the schedule's (``rate_for_hand``), or ``fees`` per position, or none (``collect``
-        False)."""
+        False). ``settled`` False: the hand stays dealt (for a misdeal)."""
         number = (
             Hand.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0
         ) + 1
@@ -302,10 +309,8 @@ class ReportRoom:
             game=table.game,
             stakes=table.stakes,
             collection_schedule=table.collection_schedule,
-            status=HandStatus.SETTLED,
             button_seat=seats[players[0].pk],
             created_at=at,
-            settled_at=at,
         )
         HandPlayer.objects.bulk_create(
             HandPlayer(hand=hand, seat=seats[p.pk], player=p, position=i)
@@ -324,6 +329,13 @@ class ReportRoom:
                 user=self.user,
                 idempotency_key=f"hand:{hand.pk}:fees",
             )
+        if not collect or not any(fees or ()):
+            hand.no_fee_reason = "no fee collected in this report test"
+        # Dealt only once its fees are in (the database refuses otherwise: ledger migration 0006).
+        hand.status, hand.dealt_at = HandStatus.DEALT, at
+        if settled:
+            hand.status, hand.settled_at = HandStatus.SETTLED, at
+        hand.save(update_fields=["status", "dealt_at", "settled_at", "no_fee_reason"])
         return hand
 
     def misdeal(self, hand: Hand, *, return_fees: bool = True, reason: str = "exposed card") -> Hand:

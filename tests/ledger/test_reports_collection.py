@@ -57,12 +57,15 @@ def day_of_hands(room: ReportRoom, a_past_day: dt.date, staff: dict[str, Any]) -
     waive_fee(
         hand=h["waived"], player=t1_players[0], amount_cents=250, reason="comp: birthday", by=staff["manager"]
     )
-    h["misdeal"] = room.misdeal(room.hand(t1, t1_players[:3], at=at_local(day, 17)))  # v2, 3: $1.50 returned
+    # v2, 3: $1.50 returned
+    h["misdeal"] = room.misdeal(room.hand(t1, t1_players[:3], at=at_local(day, 17), settled=False))
     h["short"] = room.hand(
         t1, t1_players[:4], at=at_local(day, 18), fees=[100, 0, 0, 0]
     )  # $1.50 due, $1 taken
     h["t2day"] = room.hand(t2, t2_players, at=at_local(day, 10))  # $1 each x 4
-    h["t2kept"] = room.misdeal(room.hand(t2, t2_players, at=at_local(day, 20)), return_fees=False)  # kept
+    h["t2kept"] = room.misdeal(  # kept
+        room.hand(t2, t2_players, at=at_local(day, 20), settled=False), return_fees=False
+    )
     return {"day": day, "t1": t1, "t2": t2, "hands": h, "t1_players": t1_players}
 
 

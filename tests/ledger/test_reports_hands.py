@@ -44,7 +44,10 @@ def history(room: ReportRoom, a_past_day: dt.date, staff: dict[str, Any]) -> dic
     ann, ben, cy, dee, eve = room.seat(table, ["Ann", "Ben", "Cy", "Dee", "Eve"])
     played = room.hand(table, [ben, cy, dee], at=at_local(a_past_day, 10))  # v1: $1 from Ben
     room.settle(played, [(cy, ben, 500), (dee, ben, 250), (dee, cy, 100)])
-    void = room.misdeal(room.hand(table, [cy, dee, eve, ann, ben], at=at_local(a_past_day, 13)))  # v2: $2.50
+    # v2: $2.50
+    void = room.misdeal(
+        room.hand(table, [cy, dee, eve, ann, ben], at=at_local(a_past_day, 13), settled=False)
+    )
     waived = room.hand(table, [dee, eve], at=at_local(a_past_day, 14), collect=False)  # v2: $1.50
     waive_fee(hand=waived, player=dee, amount_cents=150, reason="new player promotion", by=staff["manager"])
     return {"day": a_past_day, "played": played, "void": void, "waived": waived, "table": table}

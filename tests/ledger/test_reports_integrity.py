@@ -23,7 +23,7 @@ def some_postings(room: ReportRoom) -> None:
     players = room.seat(table, ["A", "B", "C"])
     hand = room.hand(table, players, at=timezone.now())
     room.settle(hand, [(players[1], players[0], 700)])
-    room.misdeal(room.hand(table, players, at=timezone.now()))
+    room.misdeal(room.hand(table, players, at=timezone.now(), settled=False))
 
 
 def _snapshot() -> tuple[Any, ...]:

@@ -196,27 +196,28 @@ class TestSeatings:
 
 
 class TestHands:
-    def test_start_advance_void(
-        self, dealer: APIClient, make_table: Callable[..., Table], seat_players: Callable[..., list[Player]]
+    """The floor reads hands and voids them; it starts none (the terminals' deal takes the fees)."""
+
+    def test_read_and_void(
+        self,
+        dealer: APIClient,
+        table_with_players: Callable[..., tuple[Table, list[Player]]],
+        deal_hand: Callable[..., Hand],
     ) -> None:
-        table = make_table()
-        seat_players(table, [3, 6, 8])
-        started = dealer.post("/api/hands/start/", {"table": table.number}, format="json")
-        assert started.status_code == 201, started.json()
-        hand = started.json()
-        assert (hand["number"], hand["status"], hand["button_seat"], hand["game"]) == (1, "open", 3, "holdem")
+        table, _players = table_with_players(seats=[3, 6, 8])
+        dealt = deal_hand(table)
+        hand = dealer.get(f"/api/hands/{dealt.pk}/").json()
+        assert (hand["number"], hand["status"], hand["button_seat"], hand["game"]) == (
+            1,
+            "dealt",
+            3,
+            "holdem",
+        )
         assert [(p["position"], p["seat_number"], p["is_button"]) for p in hand["players"]] == [
             (1, 3, True),
             (2, 6, False),
             (3, 8, False),
         ]
-        assert dealer.post("/api/hands/start/", {"table": table.number}, format="json").status_code == 409
-        dealt = dealer.post(f"/api/hands/{hand['id']}/status/", {"status": "dealt"}, format="json")
-        assert dealt.json()["status"] == "dealt"
-        assert dealt.json()["dealt_by"] == "dealer"
-        illegal = dealer.post(f"/api/hands/{hand['id']}/status/", {"status": "open"}, format="json")
-        assert illegal.status_code == 409
-        assert illegal.json()["code"] == "illegal_transition"
         assert dealer.post(f"/api/hands/{hand['id']}/void/", {}, format="json").status_code == 400
         voided = dealer.post(
             f"/api/hands/{hand['id']}/void/", {"reason": "misdeal: boxed cards"}, format="json"
@@ -227,30 +228,36 @@ class TestHands:
         listed = dealer.get("/api/hands/", {"table": table.number, "status": "void"}).json()
         assert listed["count"] == 1
 
-    def test_start_errors(
-        self, dealer: APIClient, make_table: Callable[..., Table], seat_players: Callable[..., list[Player]]
+    def test_the_fee_less_start_and_status_routes_are_gone(
+        self,
+        dealer: APIClient,
+        make_table: Callable[..., Table],
+        buy_in_players: Callable[..., list[Player]],
+        deal_hand: Callable[..., Hand],
     ) -> None:
-        closed = make_table(open=False)
-        assert dealer.post("/api/hands/start/", {"table": closed.number}, format="json").json()["code"] == (
-            "table_closed"
-        )
         table = make_table()
-        seat_players(table, [1])
-        response = dealer.post("/api/hands/start/", {"table": table.number}, format="json")
-        assert (response.status_code, response.json()["code"]) == (409, "not_enough_players")
-        assert dealer.post("/api/hands/start/", {"table": 999}, format="json").status_code == 404
+        buy_in_players(table, [1, 2])
+        started = dealer.post("/api/hands/start/", {"table": table.number}, format="json")
+        assert started.status_code in (404, 405)
         assert not Hand.objects.exists()
+        hand = deal_hand(table)
+        for status in ("dealt", "showdown", "settled", "void", "open"):
+            moved = dealer.post(f"/api/hands/{hand.pk}/status/", {"status": status}, format="json")
+            assert moved.status_code == 404, status
+        hand.refresh_from_db()
+        assert hand.status == HandStatus.DEALT
 
     def test_dealers_choice_game(
-        self, dealer: APIClient, make_table: Callable[..., Table], seat_players: Callable[..., list[Player]]
+        self,
+        dealer: APIClient,
+        make_table: Callable[..., Table],
+        buy_in_players: Callable[..., list[Player]],
+        deal_hand: Callable[..., Hand],
     ) -> None:
         table = make_table(game="dealers-choice", stakes="limit-4-8")
-        seat_players(table, [1, 2])
-        response = dealer.post(
-            "/api/hands/start/", {"table": table.number, "game": "stud-hi-lo"}, format="json"
-        )
-        assert response.status_code == 201
-        assert response.json()["game"] == "stud-hi-lo"
+        buy_in_players(table, [1, 2])
+        hand = deal_hand(table, game="stud-hi-lo")
+        assert dealer.get(f"/api/hands/{hand.pk}/").json()["game"] == "stud-hi-lo"
 
 
 class TestSchedules:

@@ -80,7 +80,11 @@ def test_load_demo_floor_needs_house_data(db: None) -> None:
 def test_openapi_schema_validates_without_warnings(db: None) -> None:
     # spectacular exits non-zero (SystemExit/CommandError) on any warning with --fail-on-warn.
     out = run("spectacular", "--validate", "--fail-on-warn", "--format", "openapi-json")
-    assert '"/api/hands/start/"' in out
+    assert '"/api/terminal/tables/{number}/hands/"' in out
+    # The floor's fee-less start and status moves are gone (a hand is dealt only with its fees).
+    assert '"/api/hands/start/"' not in out
+    assert '"/api/hands/{id}/status/"' not in out
+    assert '"/api/hands/{id}/void/"' in out
     assert '"/api/seatings/{id}/move/"' in out
 
 

@@ -22,6 +22,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from ledger.verification import verify_ledger
+from tests.tables.terminal_client import fees_shown
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "shdc"]
 RANK = {r: i for i, r in enumerate("23456789TJQKA")}
@@ -136,7 +137,9 @@ def test_a_shift_through_the_api_accounts_for_every_chip(
     for round_ in range(ROUNDS):
         for number, game, *_ in TABLES:
             sold += shift.top_up(number, game)
-            hand = shift.post(shift.dealer, f"/api/terminal/tables/{number}/hands/", {}, 201)
+            hand = shift.post(
+                shift.dealer, f"/api/terminal/tables/{number}/hands/", fees_shown(shift.dealer, number), 201
+            )
             assert hand["fees_cents"] == sum(p["fee_cents"] for p in hand["players"]) > 0
             if round_ == 2 and number == 61:
                 # A misdeal: the fees go back (the table doesn't keep them).

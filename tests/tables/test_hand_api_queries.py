@@ -24,6 +24,7 @@ from ledger import selectors as ledger_selectors
 from tables import hand_flow, services
 from tables.models import CollectionSchedule, Game, Hand, HandStatus, Player, Stakes, Table
 from tables.terminal_serializers import TerminalHandSerializer
+from tests.tables.terminal_client import fees_shown
 
 # Measured 2026-11-24 on PostgreSQL, six players, inside the test's transaction (savepoints where a
 # server has BEGIN/COMMIT): start 29 (28 once the house account exists), showdown 15, confirm 26;
@@ -79,8 +80,9 @@ def test_a_hand_stays_within_its_statements(
     the ledger's, and the response is the one a fresh read of the hand gives."""
     fees = 0
     for _ in range(2):  # the second hand: the button has moved, the accounts exist
+        shown = fees_shown(dealer, table.number)
         with django_assert_max_num_queries(MAX_QUERIES["start"]):
-            hand = _post(dealer, f"/api/terminal/tables/{table.number}/hands/", {})
+            hand = _post(dealer, f"/api/terminal/tables/{table.number}/hands/", shown)
         assert len(hand["players"]) == 6
         assert _chips_shown(hand) == ledger_selectors.table_chips(table=table)
         with django_assert_max_num_queries(MAX_QUERIES["showdown"]):

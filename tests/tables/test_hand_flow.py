@@ -26,6 +26,7 @@ from tables.api import status_for
 from tables.errors import FloorError
 from tables.models import Game, Hand, HandStatus, Player, Table
 from tables.terminal_serializers import ChipMovementSerializer, FeePreviewSerializer, TerminalHandSerializer
+from tests.tables.terminal_client import fees_shown
 
 
 class Refused(Exception):
@@ -146,7 +147,8 @@ class ApiDriver:
         return self._answer(self.dealer.get(f"/api/terminal/tables/{table.number}/fees/"), 200)
 
     def start(self, table: Table) -> dict[str, Any]:
-        return self._post(self.dealer, f"/api/terminal/tables/{table.number}/hands/", {}, 201)
+        shown = fees_shown(self.dealer, table.number)
+        return self._post(self.dealer, f"/api/terminal/tables/{table.number}/hands/", shown, 201)
 
     def showdown(self, hand_id: int, body: dict[str, Any]) -> dict[str, Any]:
         return self._post(self.dealer, f"/api/terminal/hands/{hand_id}/showdown/", body, 200)

@@ -15,6 +15,7 @@ from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from tables import hand_flow, services
 from tables.models import ChipMovement, Hand, IdempotentRequest, Player, Table
+from tests.tables.terminal_client import fees_shown
 
 _keys = (f"test-key-{n:08d}" for n in itertools.count())
 
@@ -57,7 +58,7 @@ class TestIdempotencyKey:
         count = JournalTransaction.objects.count()
         for url, body in [
             (f"/api/terminal/tables/{table.number}/rebuy/", {"player": seated[0].pk, "amount_cents": 5_000}),
-            (f"/api/terminal/tables/{table.number}/hands/", {}),
+            (f"/api/terminal/tables/{table.number}/hands/", fees_shown(client, table.number)),
         ]:
             missing = post(client, url, body, key="")
             assert (missing.status_code, missing.json()["code"]) == (400, "idempotency_key_required")
@@ -94,14 +95,16 @@ class TestIdempotencyKey:
         )
         other = post(client, url, {"player": seated[0].pk, "amount_cents": 3_000}, key="k-000001")
         assert (other.status_code, other.json()["code"]) == (409, "idempotency_conflict")
-        elsewhere = post(client, f"/api/terminal/tables/{table.number}/hands/", {}, key="k-000001")
+        start = f"/api/terminal/tables/{table.number}/hands/"
+        elsewhere = post(client, start, fees_shown(client, table.number), key="k-000001")
         assert elsewhere.status_code == 409
         assert ledger_selectors.player_chips(table=table, player=seated[0]) == 7_500
 
     def test_a_refused_request_leaves_its_key_unused(
         self, client: APIClient, table: Table, seated: list[Player]
     ) -> None:
-        hand = post(client, f"/api/terminal/tables/{table.number}/hands/", {}).json()
+        start = f"/api/terminal/tables/{table.number}/hands/"
+        hand = post(client, start, fees_shown(client, table.number)).json()
         url = f"/api/terminal/tables/{table.number}/rebuy/"
         body = {"player": seated[0].pk, "amount_cents": 5_000}
         locked = post(client, url, body, key="during-hand")
@@ -118,7 +121,8 @@ class TestHandEndpoints:
         assert preview.status_code == 200
         assert preview.json()["rate"]["label"] == "$1 from the button"
         assert preview.json()["total_fees_cents"] == 100
-        started = post(client, f"/api/terminal/tables/{table.number}/hands/", {})
+        start = f"/api/terminal/tables/{table.number}/hands/"
+        started = post(client, start, {"expected_fees": preview.json()["dealt"]})
         assert started.status_code == 201, started.json()
         hand = started.json()
         assert (hand["status"], hand["fees_cents"]) == ("dealt", 100)
@@ -167,7 +171,7 @@ class TestHandEndpoints:
         assert (voided.status_code, voided.json()["code"]) == (409, "hand_settled")
 
     def test_not_found_and_bad_input(self, client: APIClient, table: Table, seated: list[Player]) -> None:
-        assert post(client, "/api/terminal/tables/999/hands/", {}).status_code == 404
+        assert post(client, "/api/terminal/tables/999/hands/", {"expected_fees": []}).status_code == 404
         assert post(client, "/api/terminal/hands/999999/confirm/", {}).json()["code"] == "hand_not_found"
         unknown = post(
             client, f"/api/terminal/tables/{table.number}/rebuy/", {"player": 999_999, "amount_cents": 1}
@@ -179,7 +183,9 @@ class TestHandEndpoints:
         assert bad_seat.status_code == 400
         nobody = client.get(f"/api/terminal/tables/{table.number}/fees/", {"sit_out": "9"})
         assert (nobody.status_code, nobody.json()["field"]) == (400, "sit_out_seat_numbers")
-        confirm_first = post(client, f"/api/terminal/tables/{table.number}/hands/", {}).json()
+        confirm_first = post(
+            client, f"/api/terminal/tables/{table.number}/hands/", fees_shown(client, table.number)
+        ).json()
         early = post(client, f"/api/terminal/hands/{confirm_first['id']}/confirm/", {})
         assert (early.status_code, early.json()["code"]) == (409, "no_reading")
 
@@ -195,12 +201,9 @@ class TestHandEndpoints:
         assert (alone.status_code, alone.json()["code"]) == (409, "not_enough_players")
         assert "seat 2: sits this hand out; seat 3: has $0" in alone.json()["detail"]
 
-    def test_the_floor_status_endpoint_does_not_settle_and_its_void_returns_fees(
-        self, client: APIClient, table: Table, seated: list[Player]
-    ) -> None:
-        hand = post(client, f"/api/terminal/tables/{table.number}/hands/", {}).json()
-        settle = client.post(f"/api/hands/{hand['id']}/status/", {"status": "settled"}, format="json")
-        assert (settle.status_code, settle.json()["code"]) == (409, "settle_with_showdown")
+    def test_the_floor_void_returns_fees(self, client: APIClient, table: Table, seated: list[Player]) -> None:
+        start = f"/api/terminal/tables/{table.number}/hands/"
+        hand = post(client, start, fees_shown(client, table.number)).json()
         void = client.post(f"/api/hands/{hand['id']}/void/", {"reason": "boxed cards"}, format="json")
         assert void.status_code == 200
         assert [ledger_selectors.player_chips(table=table, player=p) for p in seated] == [5_000, 5_000]
@@ -219,7 +222,8 @@ TERMINAL_REQUESTS = [
     ("rebuy", "post", "/api/terminal/tables/{t}/rebuy/", {"player": "{p}", "amount_cents": 2_000},
      {"dealer", "floor", "cage", "admin"}),
     ("cash-out", "post", "/api/terminal/tables/{t}/cash-out/", {"player": "{p}"}, {"floor", "cage", "admin"}),
-    ("start", "post", "/api/terminal/tables/{t}/hands/", {}, {"dealer", "floor", "admin"}),
+    ("start", "post", "/api/terminal/tables/{t}/hands/", {"expected_fees": "{fees}"},
+     {"dealer", "floor", "admin"}),
     ("showdown", "post", "/api/terminal/hands/{h}/showdown/", SHOWDOWN, {"dealer", "floor", "admin"}),
     ("confirm", "post", "/api/terminal/hands/{h}/confirm/", {}, {"dealer", "floor", "admin"}),
     ("misdeal", "post", "/api/terminal/hands/{h}/misdeal/", {"reason": "r"}, {"dealer", "floor", "admin"}),
@@ -261,6 +265,10 @@ def test_permissions(
         "{p}": players[2].pk,
         "{n}": players[3].pk,
         "{q}": make_player("Q").pk,
+        "{fees}": [
+            {"seat_number": seat, "fee_cents": fee}
+            for seat, fee in hand_flow.fees_as_shown(hand_flow.preview_fees(table=table)).items()
+        ],
     }
     for placeholder, value in values.items():
         url = url.replace(placeholder, str(value))

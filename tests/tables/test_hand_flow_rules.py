@@ -21,6 +21,7 @@ from tables.chip_rules import chip_rules
 from tables.models import (
     ChipMovement,
     CollectionSchedule,
+    Game,
     Hand,
     HandResult,
     HandStatus,
@@ -70,8 +71,9 @@ class TestChipRules:
             ("limit-4-8", 100, (8_000, None, 4_000, 100)),  # 10 big bets of $8
             ("limit-2-4-2-8", 100, (8_000, None, 4_000, 100)),  # the larger big bet: $8
             ("limit-1-3-1-6", 25, (6_000, None, 3_000, 25)),
-            ("nl-100-500", 100, (10_000, 50_000, 5_000, 100)),
-            ("pl-20-nomax", 100, (2_000, None, 1_000, 100)),
+            # No and pot limit: the buy-in range holds for rebuys too (RULINGS §6): no short rebuy.
+            ("nl-100-500", 100, (10_000, 50_000, 10_000, 100)),
+            ("pl-20-nomax", 100, (2_000, None, 2_000, 100)),
             ("points-5", 100, (10_000, None, 5_000, 4_500)),  # 20, 10 and 9 points
             ("points-25", 500, (50_000, None, 25_000, 22_500)),
         ],
@@ -107,9 +109,14 @@ class TestChipRules:
         with pytest.raises(errors.BuyInRefused, match="at most \\$100 more"):
             rules.check_buy_in(amount=20_000, chips_before=40_000)
         assert rules.classify_rebuy(amount=10_000, chips_before=40_000) is False  # a full rebuy, to the max
-        assert rules.classify_rebuy(amount=5_000, chips_before=0) is True  # the short rebuy
-        with pytest.raises(errors.BuyInRefused, match="at least \\$50"):
-            rules.classify_rebuy(amount=4_500, chips_before=0)
+        # A $50 rebuy at a $100-$500 table was accepted as "the short rebuy": the posted range holds.
+        refused = "buy-in range of \\$100-\\$500 no limit holds for rebuys"
+        with pytest.raises(errors.BuyInRefused, match=refused):
+            rules.classify_rebuy(amount=5_000, chips_before=0)
+        limit = chip_rules(stakes=Stakes.objects.get(code="limit-4-8"), chip_unit_cents=100)
+        assert limit.classify_rebuy(amount=4_000, chips_before=0) is True  # limit: the one short rebuy
+        with pytest.raises(errors.BuyInRefused, match="at least \\$40"):
+            limit.classify_rebuy(amount=3_900, chips_before=0)
 
 
 class TestSessions:
@@ -134,22 +141,37 @@ class TestSessions:
     def test_one_buy_in_and_one_short_rebuy_per_session(
         self, make_table: MakeTable, seat_players: SeatPlayers
     ) -> None:
-        table = make_table(game="holdem", stakes="nl-20-100", schedule="A")
+        table = make_table(game="holdem", stakes="limit-4-8", schedule="A")
         (ana,) = seat_players(table, [1])
         with pytest.raises(errors.NoBuyIn):
-            hand_flow.rebuy(table=table, player=ana, amount_cents=2_000, by=None, idempotency_key="r0")
-        buy(table, ana, 2_000)
+            hand_flow.rebuy(table=table, player=ana, amount_cents=8_000, by=None, idempotency_key="r0")
+        buy(table, ana, 8_000)
         with pytest.raises(errors.AlreadyBoughtIn):
-            buy(table, ana, 2_000)
-        first = hand_flow.rebuy(table=table, player=ana, amount_cents=1_000, by=None, idempotency_key="r1")
+            buy(table, ana, 8_000)
+        first = hand_flow.rebuy(table=table, player=ana, amount_cents=4_000, by=None, idempotency_key="r1")
         assert first.is_short
         with pytest.raises(errors.ShortRebuyUsed):
-            hand_flow.rebuy(table=table, player=ana, amount_cents=1_000, by=None, idempotency_key="r2")
+            hand_flow.rebuy(table=table, player=ana, amount_cents=4_000, by=None, idempotency_key="r2")
+        full = hand_flow.rebuy(table=table, player=ana, amount_cents=8_000, by=None, idempotency_key="r3")
+        assert not full.is_short
+        assert chips(table, ana) == [20_000]
+
+    def test_no_limit_rebuys_within_the_posted_range_and_a_new_session(
+        self, make_table: MakeTable, seat_players: SeatPlayers
+    ) -> None:
+        table = make_table(game="holdem", stakes="nl-20-100", schedule="A")
+        (ana,) = seat_players(table, [1])
+        buy(table, ana, 2_000)
+        count = JournalTransaction.objects.count()
+        with pytest.raises(errors.BuyInRefused, match="holds for rebuys"):
+            hand_flow.rebuy(table=table, player=ana, amount_cents=1_000, by=None, idempotency_key="r1")
+        assert JournalTransaction.objects.count() == count
         full = hand_flow.rebuy(table=table, player=ana, amount_cents=2_000, by=None, idempotency_key="r3")
         assert not full.is_short
         with pytest.raises(errors.BuyInRefused, match="at most"):
-            hand_flow.rebuy(table=table, player=ana, amount_cents=6_000, by=None, idempotency_key="r4")
-        assert chips(table, ana) == [5_000]
+            hand_flow.rebuy(table=table, player=ana, amount_cents=7_000, by=None, idempotency_key="r4")
+        hand_flow.rebuy(table=table, player=ana, amount_cents=2_000, by=None, idempotency_key="r4b")
+        assert chips(table, ana) == [6_000]
         # A new session (the player leaves and sits down again) starts with a buy-in; the chips the
         # player left with count toward the maximum.
         hand_flow.cash_out(table=table, player=ana, by=None, idempotency_key="out")
@@ -238,6 +260,75 @@ class TestDealingIn:
         assert (len(plan.dealt), plan.total_fees_cents) == (4, 100)
         give(table, players[4], 10_000)
         assert hand_flow.preview_fees(table=table).total_fees_cents == 200
+
+    def test_who_can_pay_is_decided_at_the_band_they_are_dealt_at(
+        self, make_table: MakeTable, seat_players: SeatPlayers
+    ) -> None:
+        """Five seated on schedule A ($4-$8: $1 for 1-4 players, $2 for 5-6; the button pays).
+        Seat 5 has $0 and seat 1, the next button, has $2: at five players both are short, but
+        once seat 5 is out four are dealt at $1, which seat 1 can pay and keep a chip. (Leaving
+        both out dealt three, and a player who could pay lost the hand.)"""
+        table = make_table(game="holdem", stakes="limit-4-8", schedule="A")
+        players = seat_players(table, [1, 2, 3, 4, 5])
+        give(table, players[0], 200)
+        for player in players[1:4]:
+            give(table, player, 10_000)
+        plan = hand_flow.preview_fees(table=table)
+        assert [(d.seat, d.fee_cents) for d in plan.dealt] == [(1, 100), (2, 0), (3, 0), (4, 0)]
+        assert [(o.seat, o.reason) for o in plan.left_out] == [(5, "cannot_pay")]
+        hand = hand_flow.start_hand(table=table, by=None, expected_fees=hand_flow.fees_as_shown(plan))
+        assert [hp.seat.number for hp in hand.players.order_by("position")] == [1, 2, 3, 4]
+        assert chips(table, *players) == [100, 10_000, 10_000, 10_000, 0]
+
+    def test_the_fee_taken_is_the_fee_the_dealer_confirmed(
+        self, make_table: MakeTable, seat_players: SeatPlayers
+    ) -> None:
+        """The start page showed $1 each; a version taking effect before the tap made it $2 for
+        the button: nothing is taken, the dealer is told the new fees and confirms again."""
+        table = make_table(game="chinese-poker", stakes="points-5", schedule="CP1")
+        players = seat_players(table, [1, 2, 3])
+        for player in players:
+            buy(table, player, 10_000)
+        shown = hand_flow.fees_as_shown(hand_flow.preview_fees(table=table))
+        assert shown == {1: 100, 2: 100, 3: 100}
+        services.revise_schedule(
+            schedule=CollectionSchedule.objects.get(code="CP1"),
+            rates=[{"structure": "points", "point_min_cents": 100, "point_max_cents": 10_000,
+                    "players_min": 1, "players_max": 10, "payer": "button_and_others",
+                    "fee_cents": 200, "others_fee_cents": 100}],
+            effective_from=timezone.now() + datetime.timedelta(seconds=1),
+            by=None,
+            reason="option 2",
+        )  # fmt: skip
+        time.sleep(1.1)
+        with pytest.raises(errors.FeesChanged, match=r"now seat 1 \$2, seat 2 \$1, seat 3 \$1") as caught:
+            hand_flow.start_hand(table=table, by=None, expected_fees=shown)
+        assert (caught.value.code, caught.value.field) == ("fees_changed", "expected_fees")
+        assert not Hand.objects.filter(table=table).exists()
+        assert chips(table, *players) == [10_000] * 3
+        shown = hand_flow.fees_as_shown(hand_flow.preview_fees(table=table))
+        hand = hand_flow.start_hand(table=table, by=None, expected_fees=shown)
+        assert [hp.fee_cents for hp in hand.players.order_by("position")] == [200, 100, 100]
+        assert chips(table, *players) == [9_800, 9_900, 9_900]
+
+    def test_a_band_that_charges_nothing_is_recorded_with_the_hand(
+        self, make_table: MakeTable, seat_players: SeatPlayers
+    ) -> None:
+        services.create_schedule(
+            code="FREE",
+            name="Promotion: no fee",
+            rates=[{"structure": "points", "point_min_cents": 100, "point_max_cents": 10_000,
+                    "players_min": 1, "players_max": 10, "payer": "each_player", "fee_cents": 0}],
+            by=None,
+        )  # fmt: skip
+        table = make_table(game="chinese-poker", stakes="points-5", schedule="FREE")
+        for player in seat_players(table, [1, 2]):
+            buy(table, player, 10_000)
+        hand = hand_flow.start_hand(table=table, by=None, expected_fees={1: 0, 2: 0})
+        hand.refresh_from_db()
+        assert hand.status == HandStatus.DEALT
+        assert "schedule FREE version 1: no fee due" in hand.no_fee_reason
+        assert not JournalTransaction.objects.filter(hand=hand, kind="fee").exists()
 
     def test_not_enough_players_says_why(self, make_table: MakeTable, seat_players: SeatPlayers) -> None:
         table = make_table(game="holdem", stakes="limit-4-8", schedule="A")
@@ -401,22 +492,6 @@ class TestShowdownChecks:
         assert caught.value.code == "chips_changed"
         assert HandResult.objects.get(hand=dealt).status == ReadingStatus.PROPOSED
 
-    def test_a_hand_started_without_fees_still_settles(
-        self, make_table: MakeTable, seat_players: SeatPlayers
-    ) -> None:
-        table = make_table(game="holdem", stakes="nl-20-100", schedule="A")
-        for player in seat_players(table, [1, 2]):
-            buy(table, player, 5_000)
-        hand = services.start_hand(table=table, by=None)  # the floor's start: no fees
-        with pytest.raises(errors.IllegalTransition):
-            hand_flow.submit_showdown(hand=hand, submitted=heads_up(), by=None)
-        services.set_hand_status(hand=hand, status=HandStatus.DEALT, by=None)
-        hand_flow.submit_showdown(hand=hand, submitted=heads_up(), by=None)
-        reading = hand_flow.confirm_settlement(hand=hand, by=None)
-        assert reading.postings["net"] == {"1": -1_000, "2": 1_000}
-        with pytest.raises(errors.HandAlreadySettled):
-            hand_flow.misdeal(hand=hand, reason="too late", by=None)
-
 
 def test_taiwanese_poker_payments_in_the_engines_order(
     make_table: MakeTable, seat_players: SeatPlayers
@@ -446,3 +521,108 @@ def test_taiwanese_poker_payments_in_the_engines_order(
     ] * 2
     hand_flow.confirm_settlement(hand=hand, by=None)
     assert chips(table, *players) == [9_900 + 1_500, 9_900 + 1_500, 9_900 - 3_000]
+
+
+class TestLowballJoker:
+    """004 lowball rule 1: lowball is played with the joker, but none is added when lowball is
+    played in dealer's choice. A JK-2-3-4-6 won a $16 pot at dealer's choice."""
+
+    SHOWDOWN = {
+        "players": [
+            {"seat": 1, "cards": ["JK", "2c", "3d", "4h", "6s"], "put_in": 800},
+            {"seat": 2, "cards": ["As", "2d", "3h", "5c", "7d"], "put_in": 800},
+        ]
+    }
+
+    def test_dealers_choice_lowball_has_no_joker(
+        self, make_table: MakeTable, seat_players: SeatPlayers
+    ) -> None:
+        table = make_table(game="dealers-choice", stakes="limit-4-8", schedule="A")
+        for player in seat_players(table, [1, 2]):
+            give(table, player, 10_000)
+        hand = hand_flow.start_hand(table=table, by=None, game=Game.objects.get(slug="lowball"))
+        assert Hand.objects.get(pk=hand.pk).joker is False
+        with pytest.raises(errors.InvalidShowdown, match="joker JK is not in the deck"):
+            hand_flow.submit_showdown(hand=hand, submitted=self.SHOWDOWN, by=None)
+        assert not HandResult.objects.filter(hand=hand).exists()
+
+    def test_lowball_as_the_tables_game_has_the_joker(
+        self, make_table: MakeTable, seat_players: SeatPlayers
+    ) -> None:
+        table = make_table(game="lowball", stakes="limit-4-8", schedule="A")
+        for player in seat_players(table, [1, 2]):
+            give(table, player, 10_000)
+        hand = hand_flow.start_hand(table=table, by=None)
+        assert Hand.objects.get(pk=hand.pk).joker is True
+        reading = hand_flow.submit_showdown(hand=hand, submitted=self.SHOWDOWN, by=None)
+        assert reading.postings["net"] == {"1": 800, "2": -800}  # the joker plays as the 5: 6-4-3-2-A
+
+
+class TestChinesePokerCardCount:
+    """A hand entered with 12 cards was read as a foul and charged the penalty. A wrong count is
+    a data-entry refusal unless the dealer marks the hand fouled on purpose (004 rule 8)."""
+
+    SET = {
+        1: {"front": ["Qs", "Qd", "2c"], "middle": ["9s", "9d", "8c", "8d", "3h"],
+            "back": ["As", "Ks", "Js", "7s", "4s"]},
+        2: {"front": ["5c", "4d", "2d"], "middle": ["Tc", "Td", "6h", "6c", "3c"],
+            "back": ["Ah", "Ad", "Kh", "Kd", "7h"]},
+    }  # fmt: skip
+
+    @pytest.fixture
+    def dealt(
+        self, make_table: MakeTable, seat_players: SeatPlayers
+    ) -> tuple[Table, Hand, list[Player]]:
+        table = make_table(game="chinese-poker", stakes="points-5", schedule="CP1")
+        players = seat_players(table, [1, 2])
+        for player in players:
+            buy(table, player, 10_000)
+        return table, hand_flow.start_hand(table=table, by=None), players
+
+    def test_twelve_cards_are_refused_and_nothing_is_read(
+        self, dealt: tuple[Table, Hand, list[Player]]
+    ) -> None:
+        table, hand, players = dealt
+        short = {**self.SET[2], "middle": self.SET[2]["middle"][:4]}  # 12 cards: a card left off
+        refused = r"seat 2: front 3, middle 4, back 5 cards.*mark the hand fouled"
+        with pytest.raises(errors.InvalidShowdown, match=refused):
+            hand_flow.submit_showdown(
+                hand=hand, submitted={"players": [{"seat": 1, **self.SET[1]}, {"seat": 2, **short}]}, by=None
+            )
+        assert not HandResult.objects.filter(hand=hand).exists()
+        assert chips(table, *players) == [9_900, 9_900]
+
+    def test_the_dealer_fouls_the_hand_on_purpose(self, dealt: tuple[Table, Hand, list[Player]]) -> None:
+        table, hand, players = dealt
+        short = {**self.SET[2], "middle": self.SET[2]["middle"][:4], "fouled": True}
+        reading = hand_flow.submit_showdown(
+            hand=hand, submitted={"players": [{"seat": 1, **self.SET[1]}, {"seat": 2, **short}]}, by=None
+        )
+        assert reading.engine_result["players"]["2"]["fouled"] is True
+        hand_flow.confirm_settlement(hand=hand, by=None)
+        # A fouled hand pays 3 points ($5 each) to the set hand: $15.
+        assert chips(table, *players) == [9_900 + 1_500, 9_900 - 1_500]
+
+
+def test_lowball_sevens_rule_through_the_flow(make_table: MakeTable, seat_players: SeatPlayers) -> None:
+    """004 lowball rule 2: seat 1 checked a 7-5-4-3-2 after the draw and seat 2 bet $8, which
+    seat 1 called. Seat 1 has the best hand but can't win what was bet after the draw: the $8
+    each goes back; seat 1 wins the $4 each put in before the draw."""
+    table = make_table(game="lowball", stakes="limit-4-8", schedule="A")
+    ana, ben = seat_players(table, [1, 2])
+    give(table, ana, 10_000)
+    give(table, ben, 10_000)
+    hand = hand_flow.start_hand(table=table, by=None)
+    reading = hand_flow.submit_showdown(
+        hand=hand,
+        submitted={"players": [
+            {"seat": 1, "cards": ["7c", "5d", "4h", "3s", "2c"], "put_in": 1_200, "put_in_after_draw": 800,
+             "checked_seven": True},
+            {"seat": 2, "cards": ["8c", "6d", "4s", "3h", "2d"], "put_in": 1_200, "put_in_after_draw": 800},
+        ]},
+        by=None,
+    )  # fmt: skip
+    assert reading.postings["net"] == {"1": 400, "2": -400}
+    assert {(r["seat"], r["amount"]) for r in reading.postings["returned"]} == {(1, 800), (2, 800)}
+    hand_flow.confirm_settlement(hand=hand, by=None)
+    assert chips(table, ana, ben) == [10_000 - 100 + 400, 10_000 - 400]

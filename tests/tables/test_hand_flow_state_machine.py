@@ -52,6 +52,9 @@ class TableModel:
     minimum: int
     maximum: int | None
     to_play: int
+    # One short rebuy per session, of half the minimum (points tables, 004 rule 1); a no-limit
+    # table's posted range holds for rebuys too (RULINGS §6).
+    short_rebuy: bool
 
     def fees(self, dealt: int) -> list[int]:
         raise NotImplementedError
@@ -59,7 +62,7 @@ class TableModel:
 
 class HoldemModel(TableModel):
     game, seats, max_hands = "holdem", 10, None
-    minimum, maximum, to_play = 2_000, 10_000, 100
+    minimum, maximum, to_play, short_rebuy = 2_000, 10_000, 100, False
 
     def fees(self, dealt: int) -> list[int]:
         button = 100 if dealt <= 4 else 200 if dealt <= 6 else 300
@@ -68,7 +71,7 @@ class HoldemModel(TableModel):
 
 class ChineseModel(TableModel):
     game, seats, max_hands = "chinese-poker", 5, 4
-    minimum, maximum, to_play = 10_000, None, 4_500
+    minimum, maximum, to_play, short_rebuy = 10_000, None, 4_500, True
 
     def fees(self, dealt: int) -> list[int]:
         return [200] + [100] * (dealt - 1)
@@ -218,7 +221,7 @@ class HandFlowMachine(RuleBasedStateMachine):
             self.refused(call, errors.ChipsLocked)
         elif not self.session[index]["bought"]:
             self.refused(call, errors.NoBuyIn)
-        elif amount < self.rules.minimum // 2 or (
+        elif amount < (self.rules.minimum // 2 if self.rules.short_rebuy else self.rules.minimum) or (
             self.rules.maximum is not None and self.chips[index] + amount > self.rules.maximum
         ):
             self.refused(call, errors.BuyInRefused)
@@ -295,22 +298,22 @@ class HandFlowMachine(RuleBasedStateMachine):
             self.session[index] = {"bought": False, "short": False}
 
     def expected_deal(self, sit_out: set[int]) -> tuple[int, list[int], list[int]] | None:
-        """(button seat, seats dealt in, fees) as the model decides them; None: not enough players."""
+        """(button seat, seats dealt in, fees) as the model decides them; None: not enough players.
+
+        Who can pay is the pure fixed point of tables.rotation.choose_dealt (checked against a
+        brute-force reading in tests/tables/test_rotation.py), fed with the model's own chips."""
         eligible = {s for s in self.seat_of.values() if s not in sit_out}
-        while len(eligible) >= 2:
-            button = rotation.next_button(self.button, eligible)
-            clockwise = sorted(s for s in eligible if s >= button) + sorted(s for s in eligible if s < button)
-            dealt = clockwise[: self.rules.max_hands] if self.rules.max_hands else clockwise
-            fees = self.rules.fees(len(dealt))
-            broke = {
-                s
-                for s, fee in zip(dealt, fees, strict=True)
-                if self.chips[self.index_at(s)] - fee < self.rules.to_play
-            }
-            if not broke:
-                return button, dealt, fees
-            eligible -= broke
-        return None
+        choice = rotation.choose_dealt(
+            eligible=eligible,
+            previous_button=self.button,
+            chips={s: self.chips[self.index_at(s)] for s in eligible},
+            fees_for=self.rules.fees,
+            keep_in_play=self.rules.to_play,
+            max_hands=self.rules.max_hands,
+        )
+        if not choice.dealt or choice.button is None:
+            return None
+        return choice.button, list(choice.dealt), list(choice.fees)
 
     @precondition(lambda self: self.hand is None)
     @rule(sit_out=st.one_of(st.just(set()), st.sets(st.integers(1, 6), max_size=1)))

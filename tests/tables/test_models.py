@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from tables import errors, services
+from tables import errors
 from tables.models import (
     HAND_TRANSITIONS,
     CollectionSchedule,
@@ -44,11 +44,13 @@ def test_one_seat_per_player_per_table_in_the_database(
 
 
 def test_one_hand_in_progress_per_table_in_the_database(
-    make_table: Callable[..., Table], seat_players: Callable[..., list[Player]]
+    make_table: Callable[..., Table],
+    buy_in_players: Callable[..., list[Player]],
+    deal_hand: Callable[..., Hand],
 ) -> None:
     table = make_table()
-    seat_players(table, [1, 2])
-    hand = services.start_hand(table=table, by=None)
+    buy_in_players(table, [1, 2])
+    hand = deal_hand(table)
     with pytest.raises(IntegrityError), transaction.atomic():
         Hand.objects.create(
             table=table,
@@ -116,12 +118,9 @@ def test_transition_table_is_complete() -> None:
     assert not hand.can_transition(HandStatus.SHOWDOWN)
 
 
-def test_check_transition_names_the_allowed_ones(
-    make_table: Callable[..., Table], seat_players: Callable[..., list[Player]]
-) -> None:
-    table = make_table()
-    seat_players(table, [1, 2])
-    hand = services.start_hand(table=table, by=None)
+def test_check_transition_names_the_allowed_ones() -> None:
+    # An open hand exists only inside the deal (tables.hand_flow.start_hand), so an unsaved one.
+    hand = Hand(status=HandStatus.OPEN, number=1, table=Table(number=5))
     with pytest.raises(errors.IllegalTransition, match="Allowed next statuses: dealt, void"):
         hand.check_transition(HandStatus.SHOWDOWN)
 

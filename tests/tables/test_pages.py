@@ -3,6 +3,7 @@ through the services, refusals show a message and change nothing, auditors chang
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +36,18 @@ def page(client: Client, url: str) -> str:
 
 def messages_of(client: Client, url: str) -> str:
     return page(client, url)
+
+
+def deal(client: Client, number: int) -> Any:
+    """Tap "Collect the fees and deal" on the start page: it posts the fees it showed."""
+    shown = page(client, f"/tables/{number}/start/")
+    fees = dict(re.findall(r'name="(fee-\d+)" value="(\d+)"', shown))
+    return client.post(f"/tables/{number}/start/", fees)
+
+
+def digest_of(shown: str) -> str:
+    """The preview's digest on a schedule page (what a save must send back)."""
+    return re.search(r'name="preview_digest" value="([0-9a-f]+)"', shown).group(1)  # type: ignore[union-attr]
 
 
 @pytest.fixture
@@ -79,7 +92,7 @@ def test_dealer_plays_a_holdem_hand_with_side_pots(
     assert 'id="fees-to-confirm"' in confirm
     assert ">$2<" in confirm
     assert Hand.objects.filter(table=table).count() == 0  # shown, not dealt
-    assert dealer.post("/tables/21/start/").status_code == 302
+    assert deal(dealer, 21).status_code == 302
     hand = Hand.objects.get(table=table)
     assert hand.status == HandStatus.DEALT
     assert chips(table, *players) == [9_800, 2_000, 5_000, 8_000, 2_000]
@@ -110,7 +123,7 @@ def test_bad_cards_show_the_error_and_post_nothing(
 ) -> None:
     table, _ = holdem_table
     dealer = logged_in(users["dealer"])
-    dealer.post("/tables/21/start/")
+    deal(dealer, 21)
     hand = Hand.objects.get(table=table)
     count = JournalTransaction.objects.count()
     for bad, expected in [
@@ -174,7 +187,7 @@ def test_dealer_plays_chinese_poker_rounds_with_capped_payments(
         )
     assert chips(table, *players) == [10_000] * 4
     dealer = logged_in(users["dealer"])
-    dealer.post("/tables/22/start/")
+    deal(dealer, 22)
     hand1 = Hand.objects.get(table=table)
     assert [p.fee_cents for p in hand1.players.order_by("position")] == [200, 100, 100, 100]
     dealer.post(f"/hands/{hand1.pk}/showdown/", CHINESE_FORM)
@@ -189,7 +202,7 @@ def test_dealer_plays_chinese_poker_rounds_with_capped_payments(
         "/floor/tables/22/", {"action": "rebuy", "token": "cp5", "player": str(players[3].pk), "amount": "50"}
     )
     assert chips(table, players[3]) == [6_900]
-    dealer.post("/tables/22/start/")
+    deal(dealer, 22)
     hand2 = Hand.objects.filter(table=table).order_by("-number").first()
     assert hand2 is not None
     assert hand2.button_seat.number == 2
@@ -212,7 +225,7 @@ def test_misdeal_from_the_terminal_returns_the_fees(
 ) -> None:
     table, players = holdem_table
     dealer = logged_in(users["dealer"])
-    dealer.post("/tables/21/start/")
+    deal(dealer, 21)
     hand = Hand.objects.get(table=table)
     dealer.post(f"/hands/{hand.pk}/misdeal/", {"reason": ""})
     hand.refresh_from_db()
@@ -247,15 +260,28 @@ def test_floor_manager_changes_a_schedule_and_the_next_hand_uses_it(
     assert bad.status_code == 400
     assert "is not an amount in dollars" in bad.content.decode()
     assert schedule.versions.count() == latest.number
-    no_reason = floor.post("/floor/schedules/A/", form | {f"fee_{index}": "3"})
+    no_reason = floor.post("/floor/schedules/A/", form | {f"fee_{index}": "3", "step": "save"})
     assert no_reason.status_code == 400
-    response = floor.post("/floor/schedules/A/", form | {f"fee_{index}": "3", "reason": "rate review"})
+    # First the preview: table 21's band of 5-6 players goes from $2 to $3; nothing is saved yet.
+    change = form | {f"fee_{index}": "3", "reason": "rate review"}
+    preview = floor.post("/floor/schedules/A/", change | {"step": "preview"})
+    assert preview.status_code == 200
+    shown = preview.content.decode()
+    assert 'id="revision-preview"' in shown
+    row = shown[shown.index("<td>21</td>") : shown.index("</tr>", shown.index("<td>21</td>"))]
+    assert "<td>5-6</td>" in row
+    assert '<td class="old-fee">$2 from the button</td><td class="new-fee">$3 from the button</td>' in row
+    assert 'id="fee-warnings"' not in shown  # $3 is well within the schedule's sense
+    assert schedule.versions.count() == latest.number
+    response = floor.post(
+        "/floor/schedules/A/", change | {"step": "save", "preview_digest": digest_of(shown)}
+    )
     assert response.status_code == 302
     assert schedule.versions.count() == latest.number + 1
     assert "rate review" in page(floor, "/floor/schedules/A/")
 
     dealer = logged_in(users["dealer"])
-    dealer.post("/tables/21/start/")
+    deal(dealer, 21)
     hand = Hand.objects.get(table=table)
     assert next(p.fee_cents for p in hand.players.order_by("position")) == 300
 
@@ -407,7 +433,7 @@ def test_dealer_plays_a_taiwanese_poker_hand(
             idempotency_key=f"tw-{seat}",
         )  # fmt: skip
     dealer = logged_in(users["dealer"])
-    dealer.post("/tables/24/start/")
+    deal(dealer, 24)
     hand = Hand.objects.get(table=table)
     terminal = page(dealer, "/tables/24/")
     assert 'id="top_1"' in terminal

@@ -13,7 +13,6 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tables import services
 from tables.models import Hand, Player, Seating, Table
 
 ROLES = ("dealer", "floor", "auditor", "nobody", "admin")
@@ -21,15 +20,24 @@ ALLOWED = {403, 401}
 
 
 @pytest.fixture
-def floor_state(make_table: Callable[..., Table], make_player: Callable[..., Player]) -> dict[str, Any]:
+def floor_state(
+    make_table: Callable[..., Table],
+    make_player: Callable[..., Player],
+    buy_in_players: Callable[..., list[Player]],
+    deal_hand: Callable[..., Hand],
+) -> dict[str, Any]:
     table = make_table(number=1)
     closed = make_table(number=2, open=False)
-    players = [make_player(f"P{i}") for i in range(3)]
-    services.seat_player(table=table, seat_number=1, player=players[0], by=None)
-    services.seat_player(table=table, seat_number=2, player=players[1], by=None)
-    hand = services.start_hand(table=table, by=None)
+    buy_in_players(table, [1, 2])
+    hand = deal_hand(table)
     seating = Seating.objects.active().get(seat__table=table, seat__number=1)
-    return {"table": table, "closed": closed, "free_player": players[2], "hand": hand, "seating": seating}
+    return {
+        "table": table,
+        "closed": closed,
+        "free_player": make_player("P2"),
+        "hand": hand,
+        "seating": seating,
+    }
 
 
 # (name, method, url, body, roles allowed). URLs/bodies use the floor_state fixture's objects.
@@ -112,13 +120,6 @@ def requests(state: dict[str, Any]) -> list[tuple[str, str, str, dict[str, Any],
             {"floor", "admin"},
         ),
         (
-            "deal hand",
-            "post",
-            f"/api/hands/{hand.pk}/status/",
-            {"status": "dealt"},
-            {"dealer", "floor", "admin"},
-        ),
-        (
             "void hand",
             "post",
             f"/api/hands/{hand.pk}/void/",
@@ -168,8 +169,30 @@ def test_refused_changes_change_nothing(
 def test_auditor_hand_actions_refused(
     client_for: Callable[[str | None], APIClient], floor_state: dict[str, Any]
 ) -> None:
-    response = client_for("auditor").post("/api/hands/start/", {"table": 1}, format="json")
+    hand = floor_state["hand"]
+    response = client_for("auditor").post(f"/api/hands/{hand.pk}/void/", {"reason": "no"}, format="json")
     assert response.status_code == 403
+    hand.refresh_from_db()
+    assert hand.status == "dealt"
+
+
+@pytest.mark.parametrize("role", [*ROLES, None])
+def test_no_role_deals_through_the_floor_api(
+    client_for: Callable[[str | None], APIClient], floor_state: dict[str, Any], role: str | None
+) -> None:
+    # The floor's fee-less start and status routes are gone for everyone: a hand is dealt only by
+    # the terminals' deal, which takes the fees first (tests/tables/test_floor_deal_paths.py).
+    client = client_for(role)
+    hand = floor_state["hand"]
+    for url, body in (
+        ("/api/hands/start/", {"table": 1}),
+        (f"/api/hands/{hand.pk}/status/", {"status": "dealt"}),
+    ):
+        response = client.post(url, body, format="json")
+        assert response.status_code in {401, 403, 404, 405}, (role, url, response.status_code)
+        if role is not None and role != "nobody":
+            assert response.status_code in {404, 405}, (role, url, response.status_code)
+    assert Hand.objects.count() == 1
 
 
 @pytest.mark.parametrize("url", ["/", "/api/docs/", "/api/schema/"])

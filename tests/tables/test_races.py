@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tables import services
+from tables import hand_flow, services
 from tables.errors import FloorError, HandInProgress, SeatTaken
 from tables.models import Hand, Player, Seating, Table
 
@@ -54,13 +54,13 @@ def test_two_players_race_for_one_seat(
 
 
 def test_two_dealers_race_to_start_a_hand(
-    make_table: Callable[..., Table], seat_players: Callable[..., list[Player]]
+    make_table: Callable[..., Table], buy_in_players: Callable[..., list[Player]]
 ) -> None:
     table = make_table()
-    seat_players(table, [1, 2])
+    buy_in_players(table, [1, 2])
     results = race(
-        lambda: services.start_hand(table=table, by=None),
-        lambda: services.start_hand(table=table, by=None),
+        lambda: hand_flow.start_hand(table=table, by=None),
+        lambda: hand_flow.start_hand(table=table, by=None),
     )
     assert sorted(type(r).__name__ for r in results) == sorted(["Hand", HandInProgress.__name__]), results
     assert Hand.objects.filter(table=table).count() == 1

@@ -10,12 +10,11 @@ import pytest
 from django.contrib.contenttypes.models import ContentType
 from django.utils import timezone
 
-from tables import errors, services
+from tables import errors, hand_flow, services
 from tables.models import (
     CollectionSchedule,
     ConfigAction,
     ConfigChange,
-    Game,
     Hand,
     HandStatus,
     Player,
@@ -28,17 +27,14 @@ from tables.selectors import rate_for, rate_for_hand, table_rates
 
 MakeTable = Callable[..., Table]
 SeatPlayers = Callable[..., list[Player]]
+BuyIn = Callable[..., list[Player]]
+Deal = Callable[..., Hand]
+Settle = Callable[..., Hand]
 
 
 def dealt(hand: Hand) -> list[tuple[int, int]]:
     """(position, seat number) of each player dealt in."""
     return [(hp.position, hp.seat.number) for hp in hand.players.select_related("seat").order_by("position")]
-
-
-def finish(hand: Hand) -> Hand:
-    for status in (HandStatus.DEALT, HandStatus.SHOWDOWN, HandStatus.SETTLED):
-        hand = services.set_hand_status(hand=hand, status=status, by=None)
-    return hand
 
 
 def history_of(obj: Any) -> Any:
@@ -84,24 +80,36 @@ class TestTables:
         assert (ConfigAction.CLOSE, "floor") in actions
 
     def test_close_refused_while_a_hand_is_in_progress(
-        self, make_table: MakeTable, seat_players: SeatPlayers
+        self,
+        make_table: MakeTable,
+        buy_in_players: BuyIn,
+        deal_hand: Deal,
+        settle_hand: Settle,
+        cash_out_everyone: Callable[..., None],
     ) -> None:
         table = make_table()
-        seat_players(table, [1, 2])
-        hand = services.start_hand(table=table, by=None)
+        buy_in_players(table, [1, 2])
+        hand = deal_hand(table)
         before = snapshot_floor()
-        with pytest.raises(errors.HandInProgress, match="hand 1 is open"):
+        with pytest.raises(errors.HandInProgress, match="hand 1 is dealt"):
             services.close_table(table=table, by=None)
         assert snapshot_floor() == before
-        finish(hand)
+        settle_hand(hand)
+        cash_out_everyone(table)
         services.close_table(table=table, by=None)
 
-    def test_close_unseats_everyone_and_resets_buttons(
-        self, make_table: MakeTable, seat_players: SeatPlayers
+    def test_close_resets_buttons_once_everyone_has_left(
+        self,
+        make_table: MakeTable,
+        buy_in_players: BuyIn,
+        deal_hand: Deal,
+        settle_hand: Settle,
+        cash_out_everyone: Callable[..., None],
     ) -> None:
         table = make_table()
-        seat_players(table, [1, 2, 3])
-        finish(services.start_hand(table=table, by=None))
+        buy_in_players(table, [1, 2, 3])
+        settle_hand(deal_hand(table))
+        cash_out_everyone(table)
         services.close_table(table=table, by=None)
         assert not Seating.objects.active().filter(table=table).exists()
         table.buttons.refresh_from_db()
@@ -126,10 +134,14 @@ class TestTables:
             make_table(game=game, stakes="points-2", schedule="CP1", chip_unit_cents=500)
         assert caught.value.field == "chip_unit_cents"
         assert Table.objects.count() == before
-        table = make_table(
-            game=game, stakes="points-10", schedule="CP1", chip_unit_cents=500
-        )  # $10 = 2 chips
-        with pytest.raises(errors.ConfigMismatch, match="whole number of the table's chips"):
+        # $10 = 2 chips; the fees must be whole $5 chips too (tests/tables/test_rates_whole_chips.py).
+        five = services.create_schedule(
+            code=f"CP5-{game}", name="$5 each", rates=[{**_cp_rate(), "fee_cents": 500}], by=None
+        )
+        table = make_table(game=game, stakes="points-10", schedule=five.code, chip_unit_cents=500)
+        with pytest.raises(
+            errors.ConfigMismatch, match=r"point \(\$10\) must be a whole number of the table's chips"
+        ):
             services.configure_table(table=table, by=None, reason="new chips", chip_unit_cents=300)
         table.refresh_from_db()
         assert table.chip_unit_cents == 500
@@ -163,11 +175,11 @@ class TestTables:
             )
 
     def test_change_schedule_refused_during_a_hand(
-        self, make_table: MakeTable, seat_players: SeatPlayers
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal
     ) -> None:
         table = make_table()
-        seat_players(table, [1, 2])
-        services.start_hand(table=table, by=None)
+        buy_in_players(table, [1, 2])
+        deal_hand(table)
         with pytest.raises(errors.HandInProgress):
             services.change_schedule(
                 table=table, schedule=CollectionSchedule.objects.get(code="B"), by=None, reason="x"
@@ -279,17 +291,17 @@ class TestSeating:
         assert snapshot_floor() == before
 
     def test_player_in_a_hand_cannot_leave_or_move(
-        self, make_table: MakeTable, seat_players: SeatPlayers
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal
     ) -> None:
         table = make_table()
-        seat_players(table, [1, 2])
-        hand = services.start_hand(table=table, by=None)
+        buy_in_players(table, [1, 2])
+        hand = deal_hand(table)
         seating = Seating.objects.active().get(seat__table=table, seat__number=1)
         with pytest.raises(errors.PlayerInHand):
             services.unseat_player(seating=seating, by=None)
         with pytest.raises(errors.PlayerInHand):
             services.move_player(seating=seating, to_seat_number=5, by=None)
-        services.void_hand(hand=hand, reason="misdeal: exposed cards", by=None)
+        hand_flow.misdeal(hand=hand, reason="misdeal: exposed cards", by=None)
         services.unseat_player(seating=seating, by=None)
 
     def test_member_numbers_are_unique(self, make_player: Callable[..., Player]) -> None:
@@ -306,77 +318,86 @@ class TestSeating:
 
 
 class TestHands:
+    """The floor's part of each hand (buttons, players dealt in, kill), dealt the one way a hand is:
+    :func:`tables.hand_flow.start_hand`, which takes the fees first (the ``deal_hand`` fixture)."""
+
     def test_start_hand_numbers_and_deals_in_clockwise_from_the_button(
-        self, make_table: MakeTable, seat_players: SeatPlayers, users: dict[str, Any]
+        self,
+        make_table: MakeTable,
+        buy_in_players: BuyIn,
+        deal_hand: Deal,
+        settle_hand: Settle,
+        users: dict[str, Any],
     ) -> None:
         table = make_table()
-        seat_players(table, [2, 5, 9])
-        hand = services.start_hand(table=table, by=users["dealer"])
-        assert (hand.number, hand.status, hand.game.slug) == (1, HandStatus.OPEN, "holdem")
+        buy_in_players(table, [2, 5, 9])
+        hand = deal_hand(table, by=users["dealer"])
+        assert (hand.number, hand.status, hand.game.slug) == (1, HandStatus.DEALT, "holdem")
         assert hand.stakes == table.stakes
         assert hand.collection_schedule == table.collection_schedule
         assert hand.button_seat.number == 2
-        assert hand.created_by == users["dealer"]
+        assert (hand.created_by, hand.dealt_by) == (users["dealer"], users["dealer"])
         assert dealt(hand) == [(1, 2), (2, 5), (3, 9)]
-        finish(hand)
-        hand2 = services.start_hand(table=table, by=None)
+        settle_hand(hand)
+        hand2 = deal_hand(table)
         assert hand2.number == 2
         assert hand2.button_seat.number == 5
         assert dealt(hand2) == [(1, 5), (2, 9), (3, 2)]
-        finish(hand2)
-        hand3 = services.start_hand(table=table, by=None)
-        finish(hand3)
-        assert services.start_hand(table=table, by=None).button_seat.number == 2  # wrapped
+        settle_hand(hand2)
+        settle_hand(deal_hand(table))
+        assert deal_hand(table).button_seat.number == 2  # wrapped
 
     def test_button_skips_a_player_who_sits_out(
-        self, make_table: MakeTable, seat_players: SeatPlayers
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal, settle_hand: Settle
     ) -> None:
         table = make_table()
-        seat_players(table, [1, 2, 3])
-        finish(services.start_hand(table=table, by=None))  # button 1
-        hand = services.start_hand(table=table, by=None, sit_out_seat_numbers=[2])
+        buy_in_players(table, [1, 2, 3])
+        settle_hand(deal_hand(table))  # button 1
+        hand = deal_hand(table, sit_out_seat_numbers=[2])
         assert hand.button_seat.number == 3
         assert dealt(hand) == [(1, 3), (2, 1)]
 
     def test_sitting_out_an_empty_seat_is_refused(
-        self, make_table: MakeTable, seat_players: SeatPlayers
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal
     ) -> None:
         table = make_table()
-        seat_players(table, [1, 2])
+        buy_in_players(table, [1, 2])
         with pytest.raises(errors.FloorValidationError, match="Nobody sits in seat"):
-            services.start_hand(table=table, by=None, sit_out_seat_numbers=[4])
-
-    def test_not_enough_players(self, make_table: MakeTable, seat_players: SeatPlayers) -> None:
-        table = make_table()
-        seat_players(table, [4])
-        with pytest.raises(errors.NotEnoughPlayers):
-            services.start_hand(table=table, by=None)
+            deal_hand(table, sit_out_seat_numbers=[4])
         assert not Hand.objects.exists()
 
-    def test_one_hand_at_a_time(self, make_table: MakeTable, seat_players: SeatPlayers) -> None:
+    def test_not_enough_players(self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal) -> None:
         table = make_table()
-        seat_players(table, [1, 2])
-        services.start_hand(table=table, by=None)
+        buy_in_players(table, [4])
+        with pytest.raises(errors.NotEnoughPlayers):
+            deal_hand(table)
+        assert not Hand.objects.exists()
+
+    def test_one_hand_at_a_time(self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal) -> None:
+        table = make_table()
+        buy_in_players(table, [1, 2])
+        deal_hand(table)
         with pytest.raises(errors.HandInProgress):
-            services.start_hand(table=table, by=None)
+            deal_hand(table)
         assert Hand.objects.count() == 1
 
-    def test_closed_table_deals_no_hand(self, make_table: MakeTable) -> None:
+    def test_closed_table_deals_no_hand(self, make_table: MakeTable, deal_hand: Deal) -> None:
         with pytest.raises(errors.TableClosed):
-            services.start_hand(table=make_table(open=False), by=None)
+            deal_hand(make_table(open=False))
+        assert not Hand.objects.exists()
 
     def test_chinese_poker_four_hands_fifth_rotates_in(
-        self, make_table: MakeTable, seat_players: SeatPlayers
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal, settle_hand: Settle
     ) -> None:
         table = make_table(game="chinese-poker", stakes="points-5", schedule="CP2")
         assert table.seat_count == 5
-        seat_players(table, [1, 2, 3, 4, 5])
+        buy_in_players(table, [1, 2, 3, 4, 5])
         seen = []
         for _ in range(3):
-            hand = services.start_hand(table=table, by=None)
+            hand = deal_hand(table)
             table.buttons.refresh_from_db()
             seen.append((dealt(hand), table.buttons.sitting_out_seat.number))
-            finish(hand)
+            settle_hand(hand)
         assert seen == [
             ([(1, 1), (2, 2), (3, 3), (4, 4)], 5),
             ([(1, 2), (2, 3), (3, 4), (4, 5)], 1),
@@ -384,67 +405,79 @@ class TestHands:
         ]
 
     def test_chinese_poker_fifth_plays_when_one_sits_out(
-        self, make_table: MakeTable, seat_players: SeatPlayers
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal
     ) -> None:
         table = make_table(game="chinese-poker", stakes="points-5", schedule="CP2")
-        seat_players(table, [1, 2, 3, 4, 5])
-        hand = services.start_hand(table=table, by=None, sit_out_seat_numbers=[3])
+        buy_in_players(table, [1, 2, 3, 4, 5])
+        hand = deal_hand(table, sit_out_seat_numbers=[3])
         assert dealt(hand) == [(1, 1), (2, 2), (3, 4), (4, 5)]
 
     def test_dealers_choice_records_the_game_picked(
-        self, make_table: MakeTable, seat_players: SeatPlayers
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal
     ) -> None:
         table = make_table(game="dealers-choice", stakes="limit-4-8")
-        seat_players(table, [1, 2, 3])
+        buy_in_players(table, [1, 2, 3])
         with pytest.raises(errors.FloorValidationError, match="dealer's choice"):
-            services.start_hand(table=table, by=None)
+            deal_hand(table)
         with pytest.raises(errors.ConfigMismatch):
-            services.start_hand(table=table, by=None, game=Game.objects.get(slug="chinese-poker"))
-        hand = services.start_hand(table=table, by=None, game=Game.objects.get(slug="razz"))
+            deal_hand(table, game="chinese-poker")
+        hand = deal_hand(table, game="razz")
         assert hand.game.slug == "razz"
 
     def test_fixed_game_table_refuses_another_game(
-        self, make_table: MakeTable, seat_players: SeatPlayers
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal
     ) -> None:
         table = make_table()
-        seat_players(table, [1, 2])
+        buy_in_players(table, [1, 2])
         with pytest.raises(errors.ConfigMismatch, match="deals Texas Hold'em"):
-            services.start_hand(table=table, by=None, game=Game.objects.get(slug="omaha"))
+            deal_hand(table, game="omaha")
+        assert not Hand.objects.exists()
 
     def test_transitions(
-        self, make_table: MakeTable, seat_players: SeatPlayers, users: dict[str, Any]
+        self,
+        make_table: MakeTable,
+        buy_in_players: BuyIn,
+        deal_hand: Deal,
+        settle_hand: Settle,
+        users: dict[str, Any],
     ) -> None:
         table = make_table()
-        seat_players(table, [1, 2])
-        hand = services.start_hand(table=table, by=None)
-        with pytest.raises(errors.IllegalTransition, match="can't become settled"):
-            services.set_hand_status(hand=hand, status=HandStatus.SETTLED, by=None)
-        hand = services.set_hand_status(hand=hand, status=HandStatus.DEALT, by=users["dealer"])
+        buy_in_players(table, [1, 2])
+        hand = deal_hand(table, by=users["dealer"])
+        assert hand.status == HandStatus.DEALT
         assert hand.dealt_at is not None
         assert hand.dealt_by == users["dealer"]
-        hand = services.set_hand_status(
-            hand=hand, status=HandStatus.SETTLED, by=users["dealer"]
-        )  # all folded
+        hand = settle_hand(hand, by=users["dealer"])  # all folded to the button
+        assert hand.status == HandStatus.SETTLED
         assert hand.settled_at is not None
+        assert hand.settled_by == users["dealer"]
+        # settled is final, whatever asks.
+        with pytest.raises(errors.IllegalTransition, match="final"):
+            services.void_hand(hand=hand, reason="x", by=None)
         for status in HandStatus.values:
             with pytest.raises(errors.IllegalTransition, match="final"):
-                services.set_hand_status(hand=hand, status=status, by=None, reason="x")
+                services._move_hand(hand, status, by=None, reason="x", save=False)
         with pytest.raises(errors.IllegalTransition, match="not a hand status"):
-            services.set_hand_status(hand=hand, status="folded", by=None)
+            services._move_hand(hand, "folded", by=None, save=False)
         hand.refresh_from_db()
         assert hand.status == HandStatus.SETTLED
 
     def test_void_needs_a_reason_and_restores_the_button(
-        self, make_table: MakeTable, seat_players: SeatPlayers, users: dict[str, Any]
+        self,
+        make_table: MakeTable,
+        buy_in_players: BuyIn,
+        deal_hand: Deal,
+        settle_hand: Settle,
+        users: dict[str, Any],
     ) -> None:
         table = make_table()
-        seat_players(table, [1, 2, 3])
-        finish(services.start_hand(table=table, by=None))  # button at 1
-        hand = services.start_hand(table=table, by=None)  # button at 2
+        buy_in_players(table, [1, 2, 3])
+        settle_hand(deal_hand(table))  # button at 1
+        hand = deal_hand(table)  # button at 2
         assert hand.button_seat.number == 2
         with pytest.raises(errors.FloorValidationError, match="why"):
-            services.void_hand(hand=hand, reason="", by=None)
-        hand = services.void_hand(hand=hand, reason="004 rule 13: two cards exposed", by=users["dealer"])
+            hand_flow.misdeal(hand=hand, reason="", by=None)
+        hand = hand_flow.misdeal(hand=hand, reason="004 rule 13: two cards exposed", by=users["dealer"])
         assert (hand.status, hand.voided_by, hand.void_reason) == (
             HandStatus.VOID,
             users["dealer"],
@@ -453,44 +486,55 @@ class TestHands:
         with pytest.raises(errors.IllegalTransition):
             services.void_hand(hand=hand, reason="again", by=None)
         # The redeal has the same button (Robert's Rules) and the next number.
-        redeal = services.start_hand(table=table, by=None)
+        redeal = deal_hand(table)
         assert (redeal.number, redeal.button_seat.number) == (3, 2)
 
-    def test_kill_after_two_outright_wins(self, make_table: MakeTable, seat_players: SeatPlayers) -> None:
+    def test_kill_after_two_outright_wins(
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal, settle_hand: Settle
+    ) -> None:
         table = make_table(stakes="limit-4-8-half")
-        seat_players(table, [1, 2, 3])
+        buy_in_players(table, [1, 2, 3])
         for _ in range(2):
-            hand = finish(services.start_hand(table=table, by=None))
-            services.record_pot_result(hand=hand, outright_winner_seat_number=3, by=None)
+            settle_hand(deal_hand(table), winners=[3])  # the confirmation records the outright win
         table.buttons.refresh_from_db()
         assert (table.buttons.kill_seat.number, table.buttons.kill_multiplier_pct) == (3, 150)
-        kill_hand = services.start_hand(table=table, by=None)
+        kill_hand = deal_hand(table)
         assert (kill_hand.kill_seat.number, kill_hand.kill_multiplier_pct) == (3, 150)
-        finish(kill_hand)
-        with pytest.raises(errors.FloorValidationError, match="was not dealt"):
-            services.record_pot_result(hand=kill_hand, outright_winner_seat_number=7, by=None)
-        services.record_pot_result(hand=kill_hand, outright_winner_seat_number=None, by=None)  # split pot
+        kill_hand = settle_hand(kill_hand, winners=[1, 2])  # split pot: no outright winner
+        assert kill_hand.outright_winner_seat is None
         with pytest.raises(errors.FloorConflict, match="already recorded"):
             services.record_pot_result(hand=kill_hand, outright_winner_seat_number=None, by=None)
-        assert services.start_hand(table=table, by=None).kill_seat is None
+        assert deal_hand(table).kill_seat is None
 
-    def test_no_kill_without_kill_stakes(self, make_table: MakeTable, seat_players: SeatPlayers) -> None:
+    def test_pot_result_of_a_seat_not_dealt_in_is_refused(
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal, settle_hand: Settle
+    ) -> None:
+        # Chinese poker's confirmation records no pot (no kill at points): record_pot_result is open.
+        table = make_table(game="chinese-poker", stakes="points-5", schedule="CP2")
+        buy_in_players(table, [1, 2, 3, 4, 5])
+        hand = settle_hand(deal_hand(table))  # seat 5 rotates out
+        with pytest.raises(errors.FloorValidationError, match="Seat 5 was not dealt"):
+            services.record_pot_result(hand=hand, outright_winner_seat_number=5, by=None)
+
+    def test_no_kill_without_kill_stakes(
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal, settle_hand: Settle
+    ) -> None:
         table = make_table(stakes="limit-4-8")
-        seat_players(table, [1, 2])
+        buy_in_players(table, [1, 2])
         for _ in range(3):
-            hand = finish(services.start_hand(table=table, by=None))
-            services.record_pot_result(hand=hand, outright_winner_seat_number=1, by=None)
-        assert services.start_hand(table=table, by=None).kill_multiplier_pct == 100
+            settle_hand(deal_hand(table), winners=[1])
+        assert deal_hand(table).kill_multiplier_pct == 100
 
-    def test_kill_ends_when_the_player_leaves(self, make_table: MakeTable, seat_players: SeatPlayers) -> None:
+    def test_kill_ends_when_the_player_leaves(
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal, settle_hand: Settle
+    ) -> None:
         table = make_table(stakes="limit-4-8-full")
-        seat_players(table, [1, 2, 3])
+        players = buy_in_players(table, [1, 2, 3])
         for _ in range(2):
-            hand = finish(services.start_hand(table=table, by=None))
-            services.record_pot_result(hand=hand, outright_winner_seat_number=2, by=None)
-        services.unseat_player(
-            seating=Seating.objects.active().get(seat__table=table, seat__number=2), by=None
-        )
+            settle_hand(deal_hand(table), winners=[2])
+        table.buttons.refresh_from_db()
+        assert table.buttons.kill_seat.number == 2
+        hand_flow.cash_out(table=table, player=players[1], by=None, idempotency_key="kill-leaves")
         table.buttons.refresh_from_db()
         assert table.buttons.kill_seat is None
         assert table.buttons.streak_wins == 0
@@ -592,11 +636,11 @@ class TestStakesAndSchedules:
         assert schedule.versions.count() == 1
 
     def test_hand_fee_is_looked_up_as_in_force_when_it_started(
-        self, make_table: MakeTable, seat_players: SeatPlayers
+        self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal, settle_hand: Settle
     ) -> None:
         table = make_table(game="chinese-poker", stakes="points-5", schedule="CP2")
-        seat_players(table, [1, 2, 3])
-        hand = services.start_hand(table=table, by=None)
+        buy_in_players(table, [1, 2, 3])
+        hand = deal_hand(table)
         services.revise_schedule(
             schedule=table.collection_schedule,
             rates=[{**_cp_rate(), "payer": "button_and_others", "fee_cents": 500, "others_fee_cents": 300}],
@@ -606,8 +650,8 @@ class TestStakesAndSchedules:
         rate = rate_for_hand(hand)
         assert rate is not None
         assert rate.fees_by_position(3) == [200, 100, 100]
-        finish(hand)
-        later = rate_for_hand(services.start_hand(table=table, by=None))
+        settle_hand(hand)
+        later = rate_for_hand(deal_hand(table))
         assert later is not None
         assert later.fees_by_position(3) == [500, 300, 300]
 

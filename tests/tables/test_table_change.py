@@ -106,7 +106,15 @@ def test_refused_table_change_changes_nothing(
     users: dict[str, AbstractBaseUser],
 ) -> None:
     one = make_table()
-    two = make_table(chip_unit_cents=500, open=refusal != "table_closed")
+    # $5 chips, on a schedule whose fee is whole $5 chips (a fee is whole chips of its table).
+    services.create_schedule(
+        code="FIVES",
+        name="$5 a hand",
+        rates=[{"structure": "limit", "small_bet_cents": 400, "big_bet_cents": 800, "players_min": 1,
+                "players_max": 10, "payer": "button", "fee_cents": 500}],
+        by=None,
+    )  # fmt: skip
+    two = make_table(chip_unit_cents=500, schedule="FIVES", open=refusal != "table_closed")
     seating = bought_in(one, 1, 10_100)  # 101 one-dollar chips: not whole five-dollar chips
     if refusal == "in_hand":
         bought_in(one, 2, 10_000)
