@@ -21,10 +21,10 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tables.terminal_api import TerminalMixin
+from web.permissions import ActionPermissionMixin
 
 
-class NoOpViewSet(TerminalMixin, viewsets.ViewSet):
+class NoOpViewSet(ActionPermissionMixin, viewsets.ViewSet):
     """Authenticated, permission-checked, parses the body, does nothing else."""
 
     action_permissions = {"noop": ["tables.run_hand"]}

@@ -182,6 +182,7 @@ class KeepAliveWSGIHandler(BaseHTTPRequestHandler):
 
     protocol_version = "HTTP/1.1"
     app: Callable[..., Iterable[bytes]]
+    server: HTTPServer  # SyncServer or ThreadingServer (a TCP server: its address is a host and port)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -303,7 +304,8 @@ def set_up_floor(tables: int) -> tuple[list[TableSetup], str, str]:
     from django.contrib.sessions.backends.db import SessionStore
     from django.middleware.csrf import _get_new_csrf_string
 
-    from tables import hand_flow, services
+    from handflow import services as hand_flow
+    from tables import services
     from tables.house_data import load_house_data
     from tables.models import CollectionSchedule, Game, Stakes
     from tables.roles import DEALER, sync_roles

@@ -86,6 +86,7 @@ def floor(tables: int, year_start: Any) -> dict[str, Any]:
     game = Game.objects.get(slug="holdem")
     revised_at = year_start + dt.timedelta(days=DAYS // 2)
     current = schedule.version_at(year_start)
+    assert current is not None  # schedule A has rates in force at year_start (else nothing to revise)
     version = CollectionScheduleVersion.objects.create(
         schedule=schedule, number=current.number + 1, effective_from=revised_at, reason="benchmark: +50 cents"
     )
@@ -126,7 +127,7 @@ def floor(tables: int, year_start: Any) -> dict[str, Any]:
 
 def fee_table(cursor: Any, setup: dict[str, Any]) -> None:
     """bench_fee(stakes_id, revised, n, fee): the button's fee under each version, from the rates."""
-    from ledger.reports.common import RateBook
+    from backoffice.reports.common import RateBook
     from tables.models import Stakes
 
     book = RateBook([setup["schedule"].pk])
@@ -376,8 +377,8 @@ def measure(rounds: int) -> dict[str, Any]:
 
     from django.db import connection, transaction
 
-    from ledger.reports.collection import build_collection_report
-    from ledger.reports.common import ReportFilters
+    from backoffice.reports.collection import build_collection_report
+    from backoffice.reports.common import ReportFilters
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT max(created_at) FROM tables_hand")

@@ -8,13 +8,13 @@ Prints, side by side, for seeded random deals:
 
 * 4-player Chinese poker under the house rules (legal settings found by random splits, a few
   fouls, a declared sweep now and then, stacks that sometimes cap): settlements per second
-  through ``tables.poker.showdown.decide()`` in process, and the same hands as JSON Lines through
+  through ``poker.showdown.decide()`` in process, and the same hands as JSON Lines through
   one ``manage.py showdown`` subprocess (start-up included, and the rate once started: the
   wall time of a one-hand run taken off); target >= 5,000/s in process;
 * 6-player Taiwanese poker on one board, the same two ways;
 * clean-sweep verification (the 13 cards summarised and every sweep kind checked, as a
   declaration does): mean microseconds and verifications per second, next to the brute-force
-  baseline that tries every 3 + 5 + 5 split (the reference of tests/tables/poker/test_sweeps.py);
+  baseline that tries every 3 + 5 + 5 split (the reference of tests/poker/test_sweeps.py);
   target < 200 us.
 """
 
@@ -36,10 +36,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tables.poker.cards import FULL_DECK, Card, parse_cards  # noqa: E402
-from tables.poker.chinese import read_setting  # noqa: E402
-from tables.poker.showdown import decide  # noqa: E402
-from tables.poker.sweeps import SweepKind, find_sweeps, summarise  # noqa: E402
+from poker.cards import FULL_DECK, Card, parse_cards  # noqa: E402
+from poker.chinese import read_setting  # noqa: E402
+from poker.showdown import decide  # noqa: E402
+from poker.sweeps import SweepKind, find_sweeps, summarise  # noqa: E402
 
 DECK = [c.text for c in FULL_DECK]
 SWEEP_HANDS = [

@@ -7,7 +7,7 @@ Run from the project root:
 Prints, for 9-handed hold'em with two side pots, 8-handed omaha-hi-lo and 7-handed
 stud-hi-lo (seeded random deals):
 
-* full showdowns per second through ``tables.poker.showdown.decide()`` (in process);
+* full showdowns per second through ``poker.showdown.decide()`` (in process);
 * the same hands as JSON Lines through one ``manage.py showdown`` subprocess, end to end
   (interpreter and Django start-up included, so it approaches the in-process figure as N grows);
 * the pokerkit baseline: the same parsing, validation, pot and odd-chip logic, with the hand
@@ -42,10 +42,10 @@ from pokerkit import (  # noqa: E402
     StandardHighHand,
 )
 
-from tables.poker.cards import FULL_DECK  # noqa: E402
-from tables.poker.hands import LOW_CARD_ORDER, best_high, omaha_high  # noqa: E402
-from tables.poker.pots import button_order, settle  # noqa: E402
-from tables.poker.showdown import LowRule, decide, parse_pot_request  # noqa: E402
+from poker.cards import FULL_DECK  # noqa: E402
+from poker.hands import LOW_CARD_ORDER, best_high, omaha_high  # noqa: E402
+from poker.pots import button_order, settle  # noqa: E402
+from poker.showdown import LowRule, decide, parse_pot_request  # noqa: E402
 
 DECK = [str(c) for c in FULL_DECK]
 
@@ -142,6 +142,8 @@ def pokerkit_decide(hand: Mapping[str, Any]) -> dict[str, Any]:
             if spec.low is LowRule.EIGHT:
                 with contextlib.suppress(ValueError):
                     lows[p.seat] = EightOrBetterLowHand.from_game(hole, board)
+    high_order: Mapping[int, int]
+    low_order: Mapping[int, int]
     if spec.stud:
         high_order = {p.seat: -max(c.code for c in p.cards) for p in live}
         low_order = {p.seat: min(LOW_CARD_ORDER[c.code] for c in p.cards) for p in live}

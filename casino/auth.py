@@ -1,6 +1,6 @@
 """Authentication backend: Django's ModelBackend with a user's permissions read in one query.
 
-Every API request checks its action's permissions (``tables.permissions.ActionPermission``), and
+Every API request checks its action's permissions (``web.permissions.ActionPermission``), and
 ModelBackend reads a user's own permissions and their groups' permissions in two queries. Here
 both come from one statement (the same rows, the same ``app_label.codename`` strings, the same
 per-request cache on the user object, superusers and inactive users treated the same), which
@@ -31,7 +31,8 @@ class OneQueryModelBackend(ModelBackend):
                     cursor.execute(_permissions_sql(), [user_obj.pk, user_obj.pk])
                     rows = cursor.fetchall()
             user_obj._perm_cache = {f"{app_label}.{codename}" for app_label, codename in rows}
-        return user_obj._perm_cache  # type: ignore[no-any-return]
+        perms: set[str] = user_obj._perm_cache
+        return perms
 
 
 @functools.cache
@@ -40,9 +41,10 @@ def _permissions_sql() -> str:
     written out: compiling the ORM's version of it cost more than running it."""
     User = get_user_model()
     quote = connection.ops.quote_name
-    user_perms = User._meta.get_field("user_permissions").remote_field.through._meta
-    user_groups = User._meta.get_field("groups").remote_field.through._meta
-    group_perms = Group._meta.get_field("permissions").remote_field.through._meta
+    # The many-to-many relations' through models (the descriptors name them, typed).
+    user_perms = User.user_permissions.through._meta
+    user_groups = User.groups.through._meta
+    group_perms = Group.permissions.through._meta
     permission, content_type = Permission._meta, ContentType._meta
     return (
         f"SELECT ct.{quote('app_label')}, p.{quote('codename')} "

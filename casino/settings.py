@@ -78,8 +78,12 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    # The layers (docs/decisions.md, "Layers"): the two domains, then what sits above them.
     "tables",
     "ledger",
+    "handflow",
+    "backoffice",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -87,6 +91,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "web.middleware.RefuseNulMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
@@ -194,8 +199,17 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "web.pagination.Pagination",
+    # JSON too deep for Python or with text PostgreSQL can't hold is a 400 (web/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "web.parsers.GuardedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "PAGE_SIZE": 100,
+    # Domain errors (casino.core.errors.DomainError) answer with their status and body; DRF's own
+    # errors as DRF answers them (web/errors.py).
+    "EXCEPTION_HANDLER": "web.errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card room table management API",
@@ -228,7 +242,7 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 
-# --- Celery beat and the report jobs' retries (ledger/schedules.py, ledger/tasks.py) ---------------
+# --- Celery beat and the report jobs' retries (backoffice/schedules.py, backoffice/tasks.py) ---------------
 # The periodic jobs (close ended shifts, verify the ledger nightly) are django-celery-beat
 # PeriodicTask rows, synced after every migrate and read by its DatabaseScheduler. Version 2.9.0
 # declares Django<6.1 but works on 6.1 (docs/reports.md): it is installed with --no-deps.

@@ -8,8 +8,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
-    path("api/ledger/", include("ledger.api_urls")),
-    path("api/", include("tables.api_urls")),
-    path("reports/", include("ledger.urls")),
-    path("", include("tables.urls")),
+    path("api/ledger/", include("web.ledger_api_urls")),
+    path("api/", include("web.floor_api_urls")),
+    path("reports/", include("web.ledger_urls")),
+    path("", include("web.floor_urls")),
 ]

@@ -26,7 +26,7 @@ from ledger.models import (
 )
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(admin.ModelAdmin):
     """No add, change or delete, whatever the user's permissions; every field is read-only."""
 
     actions = None  # no bulk "delete selected"
@@ -41,7 +41,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class EntryInline(admin.TabularInline):  # type: ignore[type-arg]
+class EntryInline(admin.TabularInline):
     model = Entry
     fields = ("line", "account", "amount")
     readonly_fields = fields

@@ -1,7 +1,5 @@
-from typing import Any
-
 from django.apps import AppConfig
-from django.db.models.signals import m2m_changed, post_migrate, post_save, pre_save
+from django.db.models.signals import m2m_changed, post_save, pre_save
 
 
 class LedgerConfig(AppConfig):
@@ -26,11 +24,3 @@ class LedgerConfig(AppConfig):
             (Group.permissions.through, "ledger.group_permissions"),
         ):
             m2m_changed.connect(signals.record_membership, sender=through, dispatch_uid=uid)
-        # The report jobs' periodic tasks (django-celery-beat) exist after every migrate.
-        post_migrate.connect(_sync_schedules, sender=self, dispatch_uid="ledger.sync_schedules")
-
-
-def _sync_schedules(**kwargs: Any) -> None:
-    from ledger.schedules import sync_periodic_tasks
-
-    sync_periodic_tasks(using=kwargs.get("using", "default"))

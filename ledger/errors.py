@@ -1,28 +1,34 @@
 """Errors raised by the ledger's services. Every one of them means nothing was written.
 
-Suggested HTTP mapping for the API layer: ``InvalidPosting`` 400; ``InsufficientChips``,
-``IdempotencyConflict``, ``AlreadyReversed`` and ``NotReversible`` 409.
+Each is a :class:`casino.core.errors.DomainError`: the API answers it with its ``status``
+(``InvalidPosting`` 400; ``InsufficientChips``, ``IdempotencyConflict``, ``AlreadyReversed`` and
+``NotReversible`` 409; a report record's refusal its own) and ``as_dict()`` (``web.errors``).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from casino.core.errors import DomainError
+
 if TYPE_CHECKING:
     from ledger.models import JournalTransaction
 
 
-class LedgerError(Exception):
-    """Base class of the ledger's refusals. ``code`` is stable and machine-readable (for the API)."""
+class LedgerError(DomainError):
+    """Base class of the ledger's refusals. ``code`` is stable and machine-readable (for the API);
+    the state of the ledger refuses it (409) unless a subclass says otherwise."""
 
-    code: str = "ledger_error"
+    code = "ledger_error"
+    status = 409
 
 
 class InvalidPosting(LedgerError, ValueError):
     """The posting is malformed: fewer than two entries, a zero / non-integer amount, entries that
-    don't sum to zero, an account of another table or hand, an unknown kind, an empty key..."""
+    don't sum to zero, an account of another table or hand, an unknown kind, an empty key... (400)"""
 
     code = "invalid_posting"
+    status = 400
 
 
 class InsufficientChips(LedgerError):
@@ -84,18 +90,6 @@ class RecordError(LedgerError):
     code = "record_error"
     status = 400
 
-    def __init__(self, message: str, *, code: str | None = None, field: str | None = None) -> None:
-        super().__init__(message)
-        if code is not None:
-            self.code = code
-        self.field = field
-
-    def as_dict(self) -> dict[str, str]:
-        body = {"code": self.code, "detail": str(self)}
-        if self.field:
-            body["field"] = self.field
-        return body
-
 
 class InvalidRecord(RecordError, ValueError):
     """The input is malformed or breaks a rule of the record (400)."""
@@ -117,3 +111,10 @@ class RecordNotAllowed(RecordError):
 
     code = "not_allowed"
     status = 403
+
+
+class RecordNotFound(RecordError):
+    """Something the request names does not exist (404): a table, hand or player, an export."""
+
+    code = "not_found"
+    status = 404

@@ -307,7 +307,7 @@ class AppendOnlyModel(models.Model):
 
 class FeeWaiver(AppendOnlyModel):
     """A collection fee due under the schedule that was not collected from ``player`` in ``hand``,
-    and why. Written by ``ledger.waivers.waive_fee``; at most one per player and hand; the
+    and why. Written by ``backoffice.waivers.waive_fee``; at most one per player and hand; the
     collection report subtracts waivers from the shortfall it flags (docs/reports.md)."""
 
     hand = models.ForeignKey("tables.Hand", on_delete=models.PROTECT, related_name="fee_waivers")
@@ -390,7 +390,7 @@ class VarianceSignOff(AppendOnlyModel):
     """A written explanation and sign-off of a drop count whose variance exceeded the threshold.
 
     One per drop count (a corrected count needs its own); ``signed_by`` is never the user who
-    entered the count (``ledger.drop_counts.sign_off_variance``). The figures are kept as they
+    entered the count (``backoffice.drop_counts.sign_off_variance``). The figures are kept as they
     stood at the sign-off."""
 
     drop_count = models.OneToOneField(DropCount, on_delete=models.PROTECT, related_name="sign_off")
@@ -422,7 +422,7 @@ class ShiftClose(AppendOnlyModel):
     ``report`` is the report's JSON (``CollectionReport.as_dict()``), ``report_sha256`` the
     sha256 of its canonical data (filters and figures, not the time it was made), ``export_csv``
     the CSV export made at the close and ``export_sha256`` its sha256. One per shift: closing
-    again returns the first (``ledger.closing.close_shift``)."""
+    again returns the first (``backoffice.closing.close_shift``)."""
 
     shift_date = models.DateField()
     shift_code = models.CharField(max_length=8, choices=ShiftCode.choices)
@@ -519,7 +519,7 @@ class ExportStatus(models.TextChoices):
 
 
 class ReportExport(models.Model):
-    """A report export built in the background (``ledger.tasks.build_export``): what was asked
+    """A report export built in the background (``backoffice.tasks.build_export``): what was asked
     (``kind``, ``format``, ``params`` = the report's filters), by whom, and once ``done`` the file
     itself (``content``) with its sha256. Never deleted (the database refuses it)."""
 

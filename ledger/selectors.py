@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Sum
 
-from ledger.models import Account, AccountKind, IntegrityCheck, JournalTransaction
+from ledger.models import Account, AccountKind, IntegrityCheck
 from ledger.shifts import Shift
 
 if TYPE_CHECKING:
@@ -63,17 +63,6 @@ def cage_position(*, table: Table | None = None) -> int:
 def hand_pot(*, hand: Hand) -> int:
     """Cents in ``hand``'s pot account: zero whenever no posting is in flight."""
     return _balance(kind=AccountKind.HAND_POT, hand_id=hand.pk)
-
-
-def hand_transactions(*, hand: Hand) -> list[JournalTransaction]:
-    """Every journal transaction of ``hand`` (fees, settlement, reversals), in posting order,
-    with their entries prefetched."""
-    return list(JournalTransaction.objects.filter(hand_id=hand.pk).order_by("pk").prefetch_related("entries"))
-
-
-def transaction_by_key(*, idempotency_key: str) -> JournalTransaction | None:
-    """The transaction posted under ``idempotency_key``, if any (e.g. ``hand:<id>:fees``)."""
-    return JournalTransaction.objects.filter(idempotency_key=idempotency_key).first()
 
 
 def _balance(**identity: object) -> int:

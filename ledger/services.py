@@ -36,7 +36,7 @@ from django.db.models.constants import OnConflict
 from django.db.models.sql import InsertQuery
 from django.utils import timezone
 
-from casino.db import service_atomic
+from casino.core.db import service_atomic
 from ledger.errors import (
     AlreadyReversed,
     IdempotencyConflict,
@@ -72,7 +72,6 @@ __all__ = [
     "buy_in",
     "cage_account",
     "cash_out",
-    "collect_fee",
     "collect_fees",
     "house_account",
     "player_account",
@@ -126,6 +125,7 @@ def _account(*, likely_new: bool = False, **identity: Any) -> Account:
     # Race-safe: each identity has a unique (partial) index; a concurrent creator of the same
     # account makes the INSERT wait for its commit and do nothing, and the account is read again.
     # ``likely_new`` (a hand's pot: made by the one settlement that uses it): INSERT first.
+    account: Account | None
     if likely_new:
         account = Account(**identity)
         if insert_unless_conflict(account):
@@ -154,6 +154,7 @@ def player_accounts(*, table: Table, players: Sequence[Player]) -> dict[int, Acc
         for a in Account.objects.filter(
             kind=AccountKind.PLAYER_CHIPS, table_id=table.pk, player_id__in=wanted
         )
+        if a.player_id is not None  # always, by the filter: this tells mypy
     }
     for player in players:
         if player.pk not in found:
@@ -532,11 +533,14 @@ def _hold_floor_rows(
             if value is not None:
                 referenced[field].add(value)
     quote = connection.ops.quote_name
-    statements, params = [], []
+    statements: list[str] = []
+    params: list[list[int]] = []
     for field in ("table", "hand", "player"):  # the floor's own order: table, then hand
         if ids := referenced[field]:
             model = Account._meta.get_field(field).related_model
-            meta = model._meta  # type: ignore[union-attr]
+            assert model is not None  # table, hand and player are foreign keys
+            meta = model._meta
+            assert meta.pk.column is not None  # a concrete primary key
             pk = quote(meta.pk.column)
             statements.append(
                 f"SELECT {pk} FROM {quote(meta.db_table)} WHERE {pk} = ANY(%s) ORDER BY {pk} FOR KEY SHARE"
@@ -547,8 +551,8 @@ def _hold_floor_rows(
             # One round trip: the statements still run one after the other, in this order.
             cursor.execute(";\n".join(statements), params)
         else:
-            for statement, ids in zip(statements, params, strict=True):
-                cursor.execute(statement, [ids])
+            for statement, statement_ids in zip(statements, params, strict=True):
+                cursor.execute(statement, [statement_ids])
     return referenced
 
 
@@ -868,33 +872,6 @@ def transfer_chips(
 
 
 # --- A hand's money -------------------------------------------------------------------------------
-
-
-def collect_fee(
-    *,
-    table: Table,
-    player: Player,
-    amount: int,
-    shift: Shift,
-    hand: Hand | None = None,
-    user: AbstractBaseUser | None,
-    idempotency_key: str,
-    memo: str = "",
-) -> JournalTransaction:
-    """Collect one player's fee into the house account of ``table`` and ``shift`` (FEE).
-    Raises ``InsufficientChips``, ``InvalidPosting`` (amount not positive), ``IdempotencyConflict``."""
-    amount = _positive_cents(amount, what="fee")
-    txn = collect_fees(
-        table=table,
-        shift=shift,
-        fees=[(player, amount)],
-        hand=hand,
-        user=user,
-        idempotency_key=idempotency_key,
-        memo=memo,
-    )
-    assert txn is not None  # a positive fee always posts
-    return txn
 
 
 def collect_fees(

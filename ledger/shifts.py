@@ -46,6 +46,21 @@ def room_zone() -> zoneinfo.ZoneInfo:
     return zoneinfo.ZoneInfo(settings.TIME_ZONE)
 
 
+def shift_hours(code: ShiftCode) -> tuple[int, int]:
+    """``[first hour, end hour)`` of a shift on the room's wall clock: grave (0, 8), day (8, 16),
+    swing (16, 24)."""
+    starts = [hour for hour, _ in SHIFT_STARTS] + [24]
+    for index, (hour, shift_code) in enumerate(SHIFT_STARTS):
+        if shift_code == code:
+            return hour, starts[index + 1]
+    raise ValueError(code)  # pragma: no cover - every ShiftCode is in SHIFT_STARTS
+
+
+def local_midnight(day: dt.date) -> dt.datetime:
+    """The aware start of ``day`` on the room's clock."""
+    return dt.datetime.combine(day, dt.time(0), tzinfo=room_zone())
+
+
 @dataclass(frozen=True, slots=True)
 class Shift:
     """A shift key: ``business_date`` and ``code``. Immutable and hashable."""
@@ -73,6 +88,15 @@ class Shift:
             if local.hour >= start_hour:
                 code = shift_code
         return cls(business_date=local.date(), code=code)
+
+    def bounds(self) -> tuple[dt.datetime, dt.datetime]:
+        """``[start, end)`` of the shift as aware datetimes (wall clock: a DST day's grave shift is
+        an hour shorter or longer)."""
+        first, end = shift_hours(self.code)
+        start = dt.datetime.combine(self.business_date, dt.time(first), tzinfo=room_zone())
+        if end == 24:
+            return start, local_midnight(self.business_date + dt.timedelta(days=1))
+        return start, dt.datetime.combine(self.business_date, dt.time(end), tzinfo=room_zone())
 
     @classmethod
     def current(cls) -> Shift:

@@ -11,13 +11,14 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
+from django.db.models import Model
 
 from ledger.models import AuthChange, AuthChangeAction
 
 WATCHED_USER_FIELDS = ("username", "is_active", "is_staff", "is_superuser")
 
 
-def _names(model: type, pks: set[Any] | None) -> list[str]:
+def _names(model: type[Model], pks: set[Any] | None) -> list[str]:
     if not pks:
         return []
     if model is Permission:
@@ -25,16 +26,16 @@ def _names(model: type, pks: set[Any] | None) -> list[str]:
             f"{p.content_type.app_label}.{p.codename}"
             for p in Permission.objects.filter(pk__in=pks).select_related("content_type")
         )
-    return sorted(str(obj) for obj in model.objects.filter(pk__in=pks))  # type: ignore[attr-defined]
+    return sorted(str(obj) for obj in model._default_manager.filter(pk__in=pks))
 
 
-def remember_user_state(sender: type, instance: Any, raw: bool = False, **kwargs: Any) -> None:
+def remember_user_state(sender: type[Model], instance: Any, raw: bool = False, **kwargs: Any) -> None:
     """pre_save of the user model: keep the watched fields as they were, to name what changed."""
     if raw or instance.pk is None:
-        instance._ledger_before = None
+        instance.ledger_state_before = None
         return
-    instance._ledger_before = (
-        sender.objects.filter(pk=instance.pk).values(*WATCHED_USER_FIELDS).first()  # type: ignore[attr-defined]
+    instance.ledger_state_before = (
+        sender._default_manager.filter(pk=instance.pk).values(*WATCHED_USER_FIELDS).first()
     )
 
 
@@ -52,7 +53,7 @@ def record_user_saved(sender: type, instance: Any, created: bool, raw: bool = Fa
             detail=after,
         )
         return
-    before = getattr(instance, "_ledger_before", None) or {}
+    before = getattr(instance, "ledger_state_before", None) or {}
     changed = {
         field: f"{before.get(field)} -> {after[field]}"
         for field in WATCHED_USER_FIELDS
@@ -87,7 +88,7 @@ def record_membership(
     instance: Any,
     action: str,
     reverse: bool,
-    model: type,
+    model: type[Model],
     pk_set: set[Any] | None,
     **kwargs: Any,
 ) -> None:
@@ -107,13 +108,16 @@ def record_membership(
     added = action == "post_add"
     if reverse:
         # e.g. group.user_set.add(user): record it on each user (or each group for permissions).
-        subjects = list(model.objects.filter(pk__in=pk_set))  # type: ignore[attr-defined]
+        subjects = list(model._default_manager.filter(pk__in=pk_set))
         targets = [instance]
     else:
         subjects = [instance]
-        targets = list(model.objects.filter(pk__in=pk_set))  # type: ignore[attr-defined]
+        targets = list(model._default_manager.filter(pk__in=pk_set))
     for subject in subjects:
-        is_user = isinstance(subject, user_model)
+        if isinstance(subject, user_model):
+            subject_type, subject_repr = "user", subject.get_username()
+        else:
+            subject_type, subject_repr = "group", str(subject)
         target_model = type(targets[0]) if targets else model
         if target_model is Permission:
             kind = AuthChangeAction.PERMISSIONS_ADDED if added else AuthChangeAction.PERMISSIONS_REMOVED
@@ -123,9 +127,9 @@ def record_membership(
             names = sorted(str(t) for t in targets)
         AuthChange.objects.create(
             action=kind,
-            subject_type="user" if is_user else "group",
+            subject_type=subject_type,
             subject_id=subject.pk,
-            subject_repr=subject.get_username() if is_user else str(subject),
+            subject_repr=subject_repr,
             detail={"items": names},
         )
 

@@ -4,12 +4,13 @@ Changes made here go through :mod:`tables.services` (or, for the house data, wri
 :class:`ConfigChange` history), so the admin enforces the same rules as the API: bad input is
 a form error, and configuration changes ask for a reason. The history and the hands are
 read-only here (no action changes a hand's status): a hand is dealt only by the fee-taking deal
-of the dealer terminals (:func:`tables.hand_flow.start_hand`) and voided by their misdeal.
+of the dealer terminals (:func:`handflow.services.start_hand`) and voided by their misdeal.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from types import TracebackType
+from typing import Any, Literal
 
 from django import forms
 from django.contrib import admin, messages
@@ -62,7 +63,7 @@ class ReasonFormMixin(forms.Form):
         return cleaned
 
 
-class HistoryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class HistoryAdmin(admin.ModelAdmin):
     """Saves write a ConfigChange (before/after snapshot, reason) in the admin's transaction."""
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
@@ -81,7 +82,7 @@ class HistoryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 # --- Games and stakes -----------------------------------------------------------------------------
 
 
-class GameForm(ReasonFormMixin, forms.ModelForm):  # type: ignore[type-arg]
+class GameForm(ReasonFormMixin, forms.ModelForm):
     class Meta:
         model = Game
         fields = (
@@ -116,7 +117,7 @@ class GameAdmin(HistoryAdmin):
     search_fields = ("slug", "name")
 
 
-class StakesForm(ReasonFormMixin, forms.ModelForm):  # type: ignore[type-arg]
+class StakesForm(ReasonFormMixin, forms.ModelForm):
     class Meta:
         model = Stakes
         fields = ("code", *services.STAKES_FIELDS, "is_active")
@@ -140,7 +141,7 @@ class StakesAdmin(HistoryAdmin):
 # --- Schedules ---------------------------------------------------------------------------------------
 
 
-class RateInlineFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+class RateInlineFormSet(BaseInlineFormSet):
     """Checks the new version's rates as a whole, as the services do (:mod:`tables.validators`):
     overlaps; at each table on the schedule 1-5 rates and fees in whole chips of that table; and
     fees far outside the schedule's sense saved only with the version form's confirmation."""
@@ -182,13 +183,14 @@ def _row(field: str) -> str:
     return str(int(field.split("[", 1)[1].split("]", 1)[0]) + 1)
 
 
-class CollectionRateInline(admin.TabularInline):  # type: ignore[type-arg]
+class CollectionRateInline(admin.TabularInline):
     model = CollectionRate
     formset = RateInlineFormSet
     extra = 0
 
-    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> type[RateInlineFormSet]:
         formset_class = super().get_formset(request, obj, **kwargs)
+        assert issubclass(formset_class, RateInlineFormSet)  # made from self.formset
         # The version form's confirmation of fees far outside the schedule (see VersionForm).
         formset_class.confirmed = request.method == "POST" and bool(request.POST.get("confirm_warnings"))
         return formset_class
@@ -208,7 +210,7 @@ class CollectionRateInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
 
-class VersionForm(forms.ModelForm):  # type: ignore[type-arg]
+class VersionForm(forms.ModelForm):
     confirm_warnings = forms.BooleanField(
         required=False,
         label="Confirm fees far outside the schedule",
@@ -226,14 +228,14 @@ class VersionForm(forms.ModelForm):  # type: ignore[type-arg]
             self.add_error("reason", "Say why the rates change.")
         if schedule is not None and when is not None:
             try:
-                services._effective_from(when, schedule)
+                services.check_effective_from(when, schedule)
             except FloorError as error:
                 _form_errors(self, error)
         return cleaned
 
 
 @admin.register(CollectionScheduleVersion)
-class CollectionScheduleVersionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class CollectionScheduleVersionAdmin(admin.ModelAdmin):
     """Add a version with its complete set of rates; saved versions are read-only."""
 
     form = VersionForm
@@ -253,7 +255,8 @@ class CollectionScheduleVersionAdmin(admin.ModelAdmin):  # type: ignore[type-arg
         obj.number = (
             obj.schedule.versions.order_by("-number").values_list("number", flat=True).first() or 0
         ) + 1
-        obj.created_by = request.user  # type: ignore[assignment]
+        assert request.user.is_authenticated  # the admin is for signed-in staff only
+        obj.created_by = request.user
         super().save_model(request, obj, form, change)
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
@@ -270,13 +273,13 @@ class CollectionScheduleVersionAdmin(admin.ModelAdmin):  # type: ignore[type-arg
         )
 
 
-class ScheduleForm(ReasonFormMixin, forms.ModelForm):  # type: ignore[type-arg]
+class ScheduleForm(ReasonFormMixin, forms.ModelForm):
     class Meta:
         model = CollectionSchedule
         fields = ("code", "name", "description")
 
 
-class VersionInline(admin.TabularInline):  # type: ignore[type-arg]
+class VersionInline(admin.TabularInline):
     model = CollectionScheduleVersion
     fields = ("number", "effective_from", "created_by", "reason")
     readonly_fields = fields
@@ -303,7 +306,7 @@ class CollectionScheduleAdmin(HistoryAdmin):
 
 
 @admin.register(CollectionRate)
-class CollectionRateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class CollectionRateAdmin(admin.ModelAdmin):
     list_display = (
         "version",
         "structure",
@@ -329,7 +332,7 @@ class CollectionRateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 # --- Tables, seats, players, seatings ---------------------------------------------------------------------
 
 
-class TableForm(ReasonFormMixin, forms.ModelForm):  # type: ignore[type-arg]
+class TableForm(ReasonFormMixin, forms.ModelForm):
     class Meta:
         model = Table
         fields = (
@@ -343,7 +346,7 @@ class TableForm(ReasonFormMixin, forms.ModelForm):  # type: ignore[type-arg]
         )
 
 
-class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
+class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     can_delete = False
@@ -354,7 +357,7 @@ class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TableAdmin(admin.ModelAdmin):
     """Tables are created and reconfigured through the services (same checks as the API)."""
 
     form = TableForm
@@ -370,6 +373,7 @@ class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         form_class = super().get_form(request, obj, change=change, **kwargs)
         admin_user = request.user
 
+        # The admin makes the form class at run time; mypy takes no variable as a base class.
         class ServiceTableForm(form_class):  # type: ignore[valid-type,misc]
             def _post_clean(self) -> None:
                 # The model's clean() would duplicate the service's checks; the service decides below.
@@ -465,7 +469,9 @@ class _dry_run:
         self._atomic = transaction.atomic()
         self._atomic.__enter__()
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> Literal[False]:
         from django.db import transaction
 
         transaction.set_rollback(True)
@@ -474,7 +480,7 @@ class _dry_run:
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class SeatAdmin(admin.ModelAdmin):
     list_display = ("table", "number")
     list_filter = ("table",)
 
@@ -488,14 +494,14 @@ class SeatAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class PlayerForm(forms.ModelForm):  # type: ignore[type-arg]
+class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ("name", "member_number")
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class PlayerAdmin(admin.ModelAdmin):
     form = PlayerForm
     list_display = ("name", "member_number", "created_at")
     search_fields = ("name", "member_number")
@@ -514,7 +520,7 @@ class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         obj.refresh_from_db()
 
 
-class SeatingAdminForm(forms.ModelForm):  # type: ignore[type-arg]
+class SeatingAdminForm(forms.ModelForm):
     seat_number = forms.IntegerField(min_value=1)
 
     class Meta:
@@ -542,7 +548,7 @@ class SeatingAdminForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 @admin.register(Seating)
-class SeatingAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class SeatingAdmin(admin.ModelAdmin):
     """Seat players (add), unseat them (action). Seatings are history, never edited."""
 
     form = SeatingAdminForm
@@ -577,7 +583,7 @@ class SeatingAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(ButtonState)
-class ButtonStateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ButtonStateAdmin(admin.ModelAdmin):
     list_display = (
         "table",
         "button_seat",
@@ -598,7 +604,7 @@ class ButtonStateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class HandPlayerInline(admin.TabularInline):  # type: ignore[type-arg]
+class HandPlayerInline(admin.TabularInline):
     model = HandPlayer
     extra = 0
     can_delete = False
@@ -609,9 +615,9 @@ class HandPlayerInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class HandAdmin(admin.ModelAdmin):
     """Hands, read-only: no action, no change. A hand is dealt with its fees by the dealer terminals
-    (:func:`tables.hand_flow.start_hand`), settled by confirming its showdown, voided by a misdeal."""
+    (:func:`handflow.services.start_hand`), settled by confirming its showdown, voided by a misdeal."""
 
     actions = None  # not even the site-wide ones: nothing here changes a hand
     list_display = ("table", "number", "game", "stakes", "status", "button_seat", "created_at")
@@ -629,7 +635,7 @@ class HandAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(ConfigChange)
-class ConfigChangeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ConfigChangeAdmin(admin.ModelAdmin):
     """The configuration history: append-only, so read-only here."""
 
     list_display = ("at", "by_username", "action", "content_type", "object_repr", "reason")

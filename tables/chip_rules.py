@@ -21,9 +21,14 @@ Contracts (see docs/hand-flow.md for the sources of each choice):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from casino.core.money import format_cents
+from tables.choices import BIG_BET_STRUCTURES, Structure
 from tables.errors import BuyInRefused
-from tables.models import BIG_BET_STRUCTURES, Stakes, Structure, format_cents
+
+if TYPE_CHECKING:
+    from tables.models import Stakes
 
 LIMIT_MIN_BIG_BETS = 10
 POINTS_BUY_IN = 20  # 004 Chinese poker rule 1

@@ -1,8 +1,9 @@
 """Domain errors of the floor (tables app).
 
 Services raise these; they never return error values. Each error carries a stable, machine
-readable ``code`` (the API puts it in the response body) and a human message. The three base
-classes say what kind of failure it is, and the API maps them to HTTP statuses:
+readable ``code`` (the API puts it in the response body) and a human message. Each is a
+:class:`casino.core.errors.DomainError`, so the API answers it with its ``status`` and
+``as_dict()`` (``web.errors``). The three base classes say what kind of failure it is:
 
 * :class:`FloorValidationError` -> 400: the request itself is wrong (bad stakes, a mismatch of
   game and stakes, a bad schedule row). ``field`` names the offending input when there is one.
@@ -14,55 +15,36 @@ classes say what kind of failure it is, and the API maps them to HTTP statuses:
 
 from __future__ import annotations
 
+from casino.core.errors import DomainError
 
-class FloorError(Exception):
-    """Base class of every floor error: ``code`` is stable, ``message`` is for people."""
 
-    code: str = "floor_error"
+class FloorError(DomainError):
+    """Base class of every floor error: ``code`` is stable, ``message`` is for people (400)."""
 
-    def __init__(self, message: str, *, code: str | None = None, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if code is not None:
-            self.code = code
-        self.field = field
-
-    def as_dict(self) -> dict[str, str]:
-        """The error as the API returns it: ``{"code", "detail"[, "field"]}``."""
-        body = {"code": self.code, "detail": self.message}
-        if self.field:
-            body["field"] = self.field
-        return body
+    code = "floor_error"
+    status = 400
 
 
 class FloorValidationError(FloorError):
-    """The input is invalid whatever the state of the floor (HTTP 400)."""
+    """The input is invalid whatever the state of the floor (HTTP 400). ``errors`` has every
+    problem found, by field, so that forms can show each next to its input."""
 
     code = "invalid"
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        code: str | None = None,
-        field: str | None = None,
-        errors: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(message, code=code, field=field)
-        # Every problem found, by field, so that forms can show each next to its input.
-        self.errors: dict[str, str] = errors or ({field: message} if field else {"__all__": message})
+    status = 400
 
 
 class FloorNotFound(FloorError):
     """Something the request names does not exist (HTTP 404)."""
 
     code = "not_found"
+    status = 404
 
 
 class FloorConflict(FloorError):
     """The request conflicts with the current state of the floor (HTTP 409)."""
 
     code = "conflict"
+    status = 409
 
 
 # --- Specific errors (the codes are part of the API contract) ---------------------------------
@@ -138,7 +120,7 @@ class InUse(FloorConflict):
     code = "in_use"
 
 
-# --- The hand's money (tables.hand_flow, the dealer terminals' API) ---------------------------------
+# --- The hand's money (handflow.services, the dealer terminals' API) ---------------------------------
 
 
 class ChipsLocked(FloorConflict):

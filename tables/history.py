@@ -11,7 +11,7 @@ import decimal
 import uuid
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 
@@ -58,7 +58,7 @@ def record_change(
     *,
     instance: models.Model,
     action: ConfigAction | str,
-    by: AbstractBaseUser | AnonymousUser | None,
+    by: User | AnonymousUser | None,
     reason: str = "",
     before: dict[str, JSONValue] | None = None,
     after: dict[str, JSONValue] | None = None,

@@ -16,7 +16,7 @@ can be looked up "as in force at time T" (:meth:`CollectionSchedule.version_at`)
 from __future__ import annotations
 
 import datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
@@ -26,34 +26,62 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-MAX_SEATS = 10  # the largest table 004 deals (its fee bands stop at 10 players)
-MIN_PLAYERS = 2  # no hand is dealt to fewer than two players
-MAX_RATES_PER_TABLE = 5  # 004 Chinese poker collection procedure; RULINGS §3 and §6
-
-
-def format_cents(cents: int) -> str:
-    """``400`` -> ``"$4"``, ``450`` -> ``"$4.50"``, for labels (never for arithmetic)."""
-    sign = "-" if cents < 0 else ""
-    dollars, rest = divmod(abs(cents), 100)
-    return f"{sign}${dollars:,}" if rest == 0 else f"{sign}${dollars:,}.{rest:02d}"
-
+from casino.core.money import format_cents as format_cents
+from casino.core.versions import in_force
+from tables.choices import (
+    BIG_BET_STRUCTURES as BIG_BET_STRUCTURES,
+)
+from tables.choices import (
+    MAX_RATES_PER_TABLE as MAX_RATES_PER_TABLE,
+)
+from tables.choices import (
+    MAX_SEATS as MAX_SEATS,
+)
+from tables.choices import (
+    MIN_PLAYERS as MIN_PLAYERS,
+)
+from tables.choices import (
+    POT_GAME_STRUCTURES as POT_GAME_STRUCTURES,
+)
+from tables.choices import (
+    GameKind as GameKind,
+)
+from tables.choices import (
+    KillType as KillType,
+)
+from tables.choices import (
+    Payer as Payer,
+)
+from tables.choices import (
+    RateStructure as RateStructure,
+)
+from tables.choices import (
+    Structure as Structure,
+)
 
 # --- Games ----------------------------------------------------------------------------------
 
 
-class GameKind(models.TextChoices):
-    POT = "pot", "Pot game"
-    PLAYER_DEALER = "player_dealer", "Player-dealer game"
+class NaturalKeyModel(models.Model):
+    """A model with a single natural-key field, named by ``natural_key_field`` (no fields, no table)."""
+
+    natural_key_field: ClassVar[str]
+
+    class Meta:
+        abstract = True
 
 
-class NaturalKeyManager(models.Manager):  # type: ignore[type-arg]
+_NK = TypeVar("_NK", bound=NaturalKeyModel)
+
+
+class NaturalKeyManager(models.Manager[_NK]):
     """``get_by_natural_key`` on the model's single natural-key field (``natural_key_field``)."""
 
-    def get_by_natural_key(self, key: str) -> Any:
+    def get_by_natural_key(self, key: str) -> _NK:
         return self.get(**{self.model.natural_key_field: key})
 
 
-class Game(models.Model):
+class Game(NaturalKeyModel):
     """An approved game (004). ``slug`` is the natural key the engine and the data file use."""
 
     natural_key_field: ClassVar[str] = "slug"
@@ -112,29 +140,7 @@ class Game(models.Model):
 # --- Stakes -----------------------------------------------------------------------------------
 
 
-class Structure(models.TextChoices):
-    LIMIT = "limit", "Limit"
-    POT_LIMIT = "pot_limit", "Pot limit"
-    NO_LIMIT = "no_limit", "No limit"
-    POINTS = "points", "Points"
-
-
-POT_GAME_STRUCTURES = frozenset({Structure.LIMIT, Structure.POT_LIMIT, Structure.NO_LIMIT})
-BIG_BET_STRUCTURES = frozenset({Structure.POT_LIMIT, Structure.NO_LIMIT})
-
-
-class KillType(models.TextChoices):
-    NONE = "none", "No kill"
-    HALF = "half", "Half kill"
-    FULL = "full", "Full kill"
-
-    @property
-    def multiplier_pct(self) -> int:
-        """The stakes of a kill hand in percent: x1.5 half kill, x2 full kill (004 rule 2)."""
-        return {"none": 100, "half": 150, "full": 200}[self.value]
-
-
-class Stakes(models.Model):
+class Stakes(NaturalKeyModel):
     """The betting structure of a table: limits, buy-in range, kill, or the value of a point.
 
     * ``limit``: ``small_bet_cents``/``big_bet_cents``, optionally a second limit pair
@@ -233,7 +239,7 @@ class Stakes(models.Model):
 # --- Collection schedules -------------------------------------------------------------------------
 
 
-class CollectionSchedule(models.Model):
+class CollectionSchedule(NaturalKeyModel):
     """A named collection rate schedule: 004's A, B and C, and Chinese poker's options CP1-CP3.
 
     The rates live in versions; :meth:`version_at` gives the version in force at a time.
@@ -258,8 +264,15 @@ class CollectionSchedule(models.Model):
 
     def version_at(self, at: datetime.datetime | None = None) -> CollectionScheduleVersion | None:
         """The version in force at ``at`` (default now): the latest with ``effective_from <= at``."""
+        return in_force(self.versions.all(), at or timezone.now()).first()
+
+    def versions_from(self, at: datetime.datetime | None = None) -> list[CollectionScheduleVersion]:
+        """The version in force at ``at`` (default now) and every later one, oldest first: what a
+        table on this schedule will be charged under from ``at`` on."""
         at = at or timezone.now()
-        return self.versions.filter(effective_from__lte=at).order_by("-effective_from").first()
+        current = self.version_at(at)
+        later = self.versions.filter(effective_from__gt=at).order_by("effective_from")
+        return ([current] if current else []) + list(later)
 
     def rates_at(self, at: datetime.datetime | None = None) -> list[CollectionRate]:
         version = self.version_at(at)
@@ -297,20 +310,6 @@ class CollectionScheduleVersion(models.Model):
     @property
     def is_in_force_or_past(self) -> bool:
         return self.effective_from <= timezone.now()
-
-
-class RateStructure(models.TextChoices):
-    LIMIT = "limit", "Limit"
-    BIG_BET = "nl_pl", "No-limit and pot limit"
-    POINTS = "points", "Points"
-
-
-class Payer(models.TextChoices):
-    """Who pays a rate's fee before the deal (RULINGS §6: by default the button player)."""
-
-    BUTTON = "button", "The button player"
-    EACH_PLAYER = "each_player", "Each player dealt in"
-    BUTTON_AND_OTHERS = "button_and_others", "The button player, and each other player"
 
 
 class CollectionRate(models.Model):
@@ -455,7 +454,7 @@ class TableStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
-class Table(models.Model):
+class Table(NaturalKeyModel):
     """A table on the floor. ``number`` is the natural key. Created with its seats by services."""
 
     natural_key_field: ClassVar[str] = "number"
@@ -479,6 +478,11 @@ class Table(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     opened_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+
+    # Not columns: set by the floor overview (``web.home_views``) on the open tables it shows, for
+    # its template: the hands dealt and the fees collected this shift.
+    hands_this_shift: int
+    fees_this_shift_cents: int
 
     objects = NaturalKeyManager()
 
@@ -694,7 +698,7 @@ class Hand(models.Model):
     1: none is added when lowball is played in dealer's choice).
     ``no_fee_reason``: why no fee was taken before the deal (the schedule's band charged nothing).
     A hand becomes ``dealt`` only through the deal that takes its fees
-    (:func:`tables.hand_flow.start_hand`): on PostgreSQL and SQLite a trigger refuses a dealt hand
+    (:func:`handflow.services.start_hand`): on PostgreSQL and SQLite a trigger refuses a dealt hand
     with neither its fee transaction nor this reason (ledger migration 0006).
     """
 
@@ -797,7 +801,7 @@ class HandPlayer(models.Model):
     seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="+")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="hands")
     position = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
-    # Set by the hand's money flow (tables.hand_flow.start_hand): the collection fee this player
+    # Set by the hand's money flow (handflow.services.start_hand): the collection fee this player
     # paid before the deal, and the chips in play at the deal (after the fee), which is the
     # ``stack`` the engine caps Chinese and Taiwanese payments with. None only on hands started
     # before 2026-11-25 by the floor's fee-less start, which no longer exists.

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from django.db.models import QuerySet, Subquery
 from django.utils import timezone
 
+from casino.core.versions import in_force
 from tables.models import (
     CollectionRate,
     CollectionSchedule,
-    CollectionScheduleVersion,
     Hand,
     Seating,
     Stakes,
@@ -26,16 +26,6 @@ from tables.models import (
 def applicable_rates(rates: Iterable[CollectionRate], stakes: Stakes) -> list[CollectionRate]:
     """The rows of ``rates`` that cover ``stakes`` (any players band)."""
     return [rate for rate in rates if rate.matches_stakes(stakes)]
-
-
-def future_and_current_versions(
-    schedule: CollectionSchedule, *, at: datetime.datetime | None = None
-) -> list[CollectionScheduleVersion]:
-    """The version in force at ``at`` (default now) and every later one, oldest first."""
-    at = at or timezone.now()
-    current = schedule.version_at(at)
-    later = schedule.versions.filter(effective_from__gt=at).order_by("effective_from")
-    return ([current] if current else []) + list(later)
 
 
 def table_rates(table: Table, *, at: datetime.datetime | None = None) -> list[CollectionRate]:
@@ -51,10 +41,11 @@ def rate_for(
 ) -> CollectionRate | None:
     """The rate for a hand of ``players`` at ``stakes`` under ``schedule`` as in force at ``at``.
 
-    One query (every hand's start makes it): the rates of the version :meth:`version_at` gives."""
+    One query (every hand's start makes it): the rates of the version in force, as
+    :meth:`~tables.models.CollectionSchedule.version_at` gives it (:mod:`casino.core.versions`)."""
     at = at or timezone.now()
-    in_force = schedule.versions.filter(effective_from__lte=at).order_by("-effective_from").values("pk")[:1]
-    rates = CollectionRate.objects.filter(version=Subquery(in_force)).order_by("id")
+    version = in_force(schedule.versions.all(), at).values("pk")[:1]
+    rates = CollectionRate.objects.filter(version=Subquery(version)).order_by("id")
     for rate in applicable_rates(rates, stakes):
         if rate.covers_players(players):
             return rate
@@ -72,6 +63,7 @@ def rate_for_hand(hand: Hand) -> CollectionRate | None:
 
 
 def active_seatings(table: Table) -> QuerySet[Seating]:
+    """Who sits at ``table`` now, by seat number (seat and player joined)."""
     return (
         Seating.objects.active().filter(table=table).select_related("seat", "player").order_by("seat__number")
     )

@@ -22,19 +22,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as AuthUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from casino.db import service
+from casino.core.db import service
 from tables import rotation
 from tables.errors import (
     ConfigMismatch,
     FloorConflict,
     FloorValidationError,
     HandInProgress,
-    IllegalTransition,
     InUse,
     InvalidSchedule,
     InvalidStakes,
@@ -80,12 +80,14 @@ from tables.validators import (
     table_problems,
 )
 
-User = AbstractBaseUser | AnonymousUser | None
+# Who does something: a signed-in user (auth.User, the model the ``*_by`` columns point to), an
+# anonymous caller, or None (the system).
+User = AuthUser | AnonymousUser | None
 
 
-def _user(by: User) -> AbstractBaseUser | None:
+def acting_user(by: User) -> AuthUser | None:
     """The user to store in a ``*_by`` column (None for the system or an anonymous caller)."""
-    return by if by is not None and by.is_authenticated else None  # type: ignore[return-value]
+    return by if by is not None and by.is_authenticated else None
 
 
 def _require_reason(reason: str) -> str:
@@ -97,7 +99,7 @@ def _require_reason(reason: str) -> str:
     return reason
 
 
-def _lock_table(table: Table | int) -> Table:
+def lock_table(table: Table | int) -> Table:
     pk = table.pk if isinstance(table, Table) else table
     return (
         # of=("self",): only the table's row. A bare select_for_update() would also lock the joined
@@ -109,7 +111,7 @@ def _lock_table(table: Table | int) -> Table:
     )
 
 
-def _lock_buttons(table: Table) -> ButtonState:
+def lock_buttons(table: Table) -> ButtonState:
     # The seats come with the row (the rotation reads their numbers); only the row is locked.
     buttons, _ = (
         ButtonState.objects.select_for_update(of=("self",))
@@ -123,7 +125,7 @@ def _hand_in_progress(table: Table) -> Hand | None:
     return Hand.objects.filter(table=table, status__in=HandStatus.in_progress()).first()
 
 
-def _next_hand_number(table: Table, doing: str) -> int:
+def next_hand_number(table: Table, doing: str) -> int:
     """The next hand's number at ``table`` (locked by the caller), refusing while a hand is in
     progress: one query, since the hand in progress, if any, is the latest hand (a table has at
     most one, ``hand_one_in_progress_per_table``, and no hand starts while it lasts)."""
@@ -151,13 +153,35 @@ def _refuse_if_hand_in_progress(table: Table, doing: str) -> None:
 
 
 def _clean_member_number(member_number: str | None) -> str | None:
-    return (member_number or "").strip() or None
+    number = (member_number or "").strip() or None
+    if number is not None:
+        _check_text(number, field="member_number", what="A member number", longest=20)
+    return number
+
+
+def _player_name(name: str | None) -> str:
+    """The player's name as stored: stripped, 1 to 100 printable characters (the column's size;
+    a control character such as NUL is a typing or a tampering accident, and PostgreSQL refuses
+    NUL outright)."""
+    name = (name or "").strip()
+    if not name:
+        raise FloorValidationError("A player needs a name.", field="name")
+    _check_text(name, field="name", what="A player's name", longest=100)
+    return name
+
+
+def _check_text(text: str, *, field: str, what: str, longest: int) -> None:
+    if len(text) > longest:
+        raise FloorValidationError(f"{what} is at most {longest} characters.", field=field)
+    if not text.isprintable():
+        raise FloorValidationError(f"{what} may not contain control characters.", field=field)
 
 
 def _check_member_number_free(member_number: str | None, *, exclude: int | None = None) -> None:
     if member_number is None:
         return
-    clash = Player.objects.filter(member_number=member_number).exclude(pk=exclude).first()
+    players = Player.objects.filter(member_number=member_number)
+    clash = (players.exclude(pk=exclude) if exclude is not None else players).first()
     if clash is not None:
         raise FloorConflict(
             f"Member number {member_number} belongs to {clash.name}.",
@@ -168,10 +192,10 @@ def _check_member_number_free(member_number: str | None, *, exclude: int | None 
 
 @service
 def create_player(*, name: str, member_number: str | None = None, by: User = None) -> Player:
-    """A new player. ``member_number`` is optional and must be unique when given."""
-    name = (name or "").strip()
-    if not name:
-        raise FloorValidationError("A player needs a name.", field="name")
+    """A new player. ``member_number`` is optional and must be unique when given. Raises
+    FloorValidationError (an empty name, too long, a control character), FloorConflict (the
+    member number is taken)."""
+    name = _player_name(name)
     member_number = _clean_member_number(member_number)
     _check_member_number_free(member_number)
     try:
@@ -189,10 +213,7 @@ def update_player(
     """Rename a player and/or change the member number (None or "" clears it)."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     if name is not None:
-        name = name.strip()
-        if not name:
-            raise FloorValidationError("A player needs a name.", field="name")
-        player.name = name
+        player.name = _player_name(name)
     if member_number != "__unchanged__":
         cleaned = _clean_member_number(member_number)
         _check_member_number_free(cleaned, exclude=player.pk)
@@ -329,7 +350,7 @@ def configure_table(
     The seat count changes only while nobody is seated in the seats that would go away.
     """
     reason = _require_reason(reason)
-    table = _lock_table(table)
+    table = lock_table(table)
     _refuse_if_hand_in_progress(table, "reconfigure")
     before = snapshot(table)
     new_game = table.game if game is _UNSET else game
@@ -381,20 +402,10 @@ def _resize_seats(table: Table, seat_count: int) -> None:
     going.delete()
 
 
-def change_stakes(*, table: Table, stakes: Stakes, by: User, reason: str) -> Table:
-    """Put ``table`` on other stakes (e.g. $4-$8 to $6-$12), with a reason for the history."""
-    return configure_table(table=table, stakes=stakes, by=by, reason=reason)
-
-
-def change_schedule(*, table: Table, schedule: CollectionSchedule, by: User, reason: str) -> Table:
-    """Put ``table`` on another collection schedule, with a reason for the history."""
-    return configure_table(table=table, collection_schedule=schedule, by=by, reason=reason)
-
-
 @service
 def open_table(*, table: Table, by: User, reason: str = "") -> Table:
     """Open a closed table. Its configuration is checked again (schedules may have changed)."""
-    table = _lock_table(table)
+    table = lock_table(table)
     if table.status == TableStatus.OPEN:
         raise TableAlreadyInState(f"Table {table.number} is already open.")
     _check_table_config(
@@ -419,14 +430,14 @@ def open_table(*, table: Table, by: User, reason: str = "") -> Table:
 def close_table(*, table: Table, by: User, reason: str = "") -> Table:
     """Close an open table: refused while a hand is in progress, and while anyone is seated.
 
-    Players seated at a closing table are cashed out (:func:`tables.hand_flow.cash_out`) or moved
-    to another table with their chips (:func:`tables.hand_flow.move_player`) first: closing the
+    Players seated at a closing table are cashed out (:func:`handflow.services.cash_out`) or moved
+    to another table with their chips (:func:`handflow.services.move_player`) first: closing the
     table around them would end their seatings and leave their chips on a closed table, to be
     found and cashed out one by one. Refused with FloorConflict ``players_seated`` naming them
     (seat and name), changing nothing. The buttons and kill reset: the next opening starts a new
     game. Raises TableAlreadyInState, HandInProgress, FloorConflict ``players_seated``.
     """
-    table = _lock_table(table)
+    table = lock_table(table)
     if table.status == TableStatus.CLOSED:
         raise TableAlreadyInState(f"Table {table.number} is already closed.")
     _refuse_if_hand_in_progress(table, "close")
@@ -499,7 +510,11 @@ def _occupy(
     try:
         with transaction.atomic():
             return Seating.objects.create(
-                table=table, seat=seat, player=player, seated_at=at or timezone.now(), seated_by=_user(by)
+                table=table,
+                seat=seat,
+                player=player,
+                seated_at=at or timezone.now(),
+                seated_by=acting_user(by),
             )
     except IntegrityError:
         # Only reachable if a writer got past the table lock (it shouldn't); report it the same way.
@@ -515,17 +530,17 @@ def seat_player(*, table: Table, seat_number: int, player: Player, by: User) -> 
     Raises SeatNotFound, TableClosed, SeatTaken or PlayerAlreadySeated. Seating while a hand
     is in progress is fine: the player is dealt in from the next hand.
     """
-    table = _lock_table(table)
+    table = lock_table(table)
     seat = _seat(table, seat_number)
     return _occupy(table=table, seat=seat, player=player, by=by)
 
 
 def _leave(seating: Seating, by: User, now: datetime.datetime) -> None:
     seating.left_at = now
-    seating.left_by = _user(by)
+    seating.left_by = acting_user(by)
     seating.save(update_fields=["left_at", "left_by"])
     # The player's winning streak and kill go with them (RULINGS §2: the same player).
-    buttons = _lock_buttons(seating.table)
+    buttons = lock_buttons(seating.table)
     state = rotation.clear_seat(_kill_state(buttons), seating.seat.number)
     _store_kill_state(buttons, state, seating.table)
 
@@ -533,7 +548,7 @@ def _leave(seating: Seating, by: User, now: datetime.datetime) -> None:
 @service
 def unseat_player(*, seating: Seating, by: User) -> Seating:
     """End a seating now. Refused while the player is dealt into a hand in progress."""
-    table = _lock_table(seating.table_id)
+    table = lock_table(seating.table_id)
     seating = Seating.objects.select_for_update().select_related("seat", "player", "table").get(pk=seating.pk)
     if not seating.is_active:
         raise NotSeated(f"{seating.player} already left seat {seating.seat.number} at table {table.number}.")
@@ -545,40 +560,20 @@ def unseat_player(*, seating: Seating, by: User) -> Seating:
     return seating
 
 
-@service
-def move_player(*, seating: Seating, to_seat_number: int, by: User, to_table: Table | None = None) -> Seating:
-    """Move a seated player to another seat at the same table (a seat change).
-
-    The old seating ends and a new one starts at the same moment. Refused while the player is
-    dealt into a hand in progress, or when the new seat is taken. A move to another table is a
-    table change: it carries the player's chips, so it is :func:`tables.hand_flow.move_player`
-    (this function refuses it rather than leave the chips behind on the old table's account).
-    """
-    if to_table is not None and to_table.pk != seating.table_id:
-        raise FloorValidationError(
-            "A table change carries the player's chips: use the money flow (tables.hand_flow.move_player).",
-            field="to_table",
-        )
-    table = _lock_table(seating.table_id)
-    return _move_locked(
-        seating=seating, from_table=table, target_table=table, to_seat_number=to_seat_number, by=by
-    )
-
-
-def _lock_tables_for_move(seating: Seating, to_table: Table | None) -> tuple[Table, Table]:
+def lock_tables_for_move(seating: Seating, to_table: Table | None) -> tuple[Table, Table]:
     """Lock the seating's table and ``to_table`` (if another) in primary-key order, so that two
     crossing moves can't deadlock; returns (from table, target table), both locked."""
     from_table_id = seating.table_id
     to_table_id = to_table.pk if to_table is not None else from_table_id
-    locked = {t.pk: t for t in (_lock_table(pk) for pk in sorted({from_table_id, to_table_id}))}
+    locked = {t.pk: t for t in (lock_table(pk) for pk in sorted({from_table_id, to_table_id}))}
     return locked[from_table_id], locked[to_table_id]
 
 
-def _move_locked(
+def move_seating_locked(
     *, seating: Seating, from_table: Table, target_table: Table, to_seat_number: int, by: User
 ) -> Seating:
     """The move's checks and rows, both tables already locked by the caller (one decision for the
-    floor's seat change and the money flow's table change)."""
+    money flow's seat and table changes, :func:`handflow.services.move_player`)."""
     seating = Seating.objects.select_for_update().select_related("seat", "player", "table").get(pk=seating.pk)
     if not seating.is_active:
         raise NotSeated(f"{seating.player} is no longer seated at table {from_table.number}.")
@@ -632,7 +627,7 @@ def _store_kill_state(
     buttons.save()
 
 
-def _game_for_hand(table: Table, game: Game | None) -> Game:
+def game_for_hand(table: Table, game: Game | None) -> Game:
     if not table.game.is_dealers_choice:
         if game is not None and game.pk != table.game_id:
             raise ConfigMismatch(
@@ -651,7 +646,7 @@ def _game_for_hand(table: Table, game: Game | None) -> Game:
     return game
 
 
-def _start_locked(
+def start_locked(
     *,
     table: Table,
     number: int,
@@ -666,11 +661,11 @@ def _start_locked(
     """The floor's part of a deal: rotate the buttons and record the hand (status ``open``, number
     ``number``) and its players, position 1 = the button, then clockwise.
 
-    Only for :func:`tables.hand_flow.start_hand`, the one way a hand is dealt (it collects the
+    Only for :func:`handflow.services.start_hand`, the one way a hand is dealt (it collects the
     fees, then moves the hand to ``dealt`` in the same transaction; RULINGS §6): the caller holds
     the table and ``buttons`` locked, has checked the table is open and the game
-    (:func:`_game_for_hand`), and passes the table's active ``seatings`` by seat number;
-    ``number`` from :func:`_next_hand_number`. The button moves to the next eligible seat
+    (:func:`game_for_hand`), and passes the table's active ``seatings`` by seat number;
+    ``number`` from :func:`next_hand_number`. The button moves to the next eligible seat
     clockwise (:func:`tables.rotation.next_button`); the players dealt in are the button and the
     next ones clockwise, up to the game's hands per round (Chinese poker: 4, the fifth sits out).
     ``created_at``: the hand's start (default now). ``fees``: (fee, chips in play after it) by
@@ -704,7 +699,7 @@ def _start_locked(
         previous_button_seat=previous,
         kill_seat=seatings[kill.kill_seat].seat if kill_on and kill.kill_seat else None,
         kill_multiplier_pct=table.stakes.kill_multiplier_pct if kill_on else 100,
-        created_by=_user(by),
+        created_by=acting_user(by),
         **({} if created_at is None else {"created_at": created_at}),
     )
     players = HandPlayer.objects.bulk_create(
@@ -726,18 +721,18 @@ def _start_locked(
     return hand, players
 
 
-def _move_hand(hand: Hand, status: str, *, by: User, reason: str = "", save: bool = True) -> list[str]:
+def move_hand(hand: Hand, status: str, *, by: User, reason: str = "", save: bool = True) -> list[str]:
     """Move ``hand`` (held locked and fresh by the caller) to ``status``: check the transition
     (:data:`tables.models.HAND_TRANSITIONS`), record when and by whom, set it in memory and save
     only the columns it changes (``save=False``: the caller saves them with its own). Returns
     those columns. ``void`` needs a ``reason`` and puts the button back.
 
-    Private to the services that own each move: ``dealt`` is :func:`tables.hand_flow.start_hand`'s
+    Private to the services that own each move: ``dealt`` is :func:`handflow.services.start_hand`'s
     alone (after the fees are collected), ``showdown`` and ``settled`` the hand flow's showdown and
-    confirmation, ``void`` :func:`void_hand` (through :func:`tables.hand_flow.misdeal`, which
+    confirmation, ``void`` :func:`void_hand` (through :func:`handflow.services.misdeal`, which
     returns the fees). No public service or endpoint moves a hand to a status it names."""
     hand.check_transition(status)
-    now, user = timezone.now(), _user(by)
+    now, user = timezone.now(), acting_user(by)
     fields = ["status"]
     if status == HandStatus.VOID:
         reason = (reason or "").strip()
@@ -746,7 +741,7 @@ def _move_hand(hand: Hand, status: str, *, by: User, reason: str = "", save: boo
         hand.voided_at, hand.voided_by, hand.void_reason = now, user, reason
         fields += ["voided_at", "voided_by", "void_reason"]
         # A misdeal is redealt with the same button (Robert's Rules): put the button back.
-        buttons = _lock_buttons(hand.table)
+        buttons = lock_buttons(hand.table)
         buttons.button_seat_id = hand.previous_button_seat_id
         buttons.sitting_out_seat = None
         buttons.save(update_fields=["button_seat", "sitting_out_seat", "updated_at"])
@@ -770,46 +765,24 @@ def void_hand(*, hand: Hand, reason: str, by: User) -> Hand:
     """The floor's part of a misdeal: the hand is void (with ``reason``), nothing is settled, and
     the button goes back to where it was before the hand (the redeal has the same button).
 
-    The fees are the money flow's: call :func:`tables.hand_flow.misdeal`, which returns them
+    The fees are the money flow's: call :func:`handflow.services.misdeal`, which returns them
     (unless the table keeps them) and then calls this. Raises FloorValidationError (no reason),
     IllegalTransition (the hand is settled or already void).
     """
     hand = Hand.objects.select_for_update().select_related("table").get(pk=hand.pk)
-    _move_hand(hand, HandStatus.VOID, by=by, reason=reason)
+    move_hand(hand, HandStatus.VOID, by=by, reason=reason)
     return hand
 
 
-@service
-def record_pot_result(*, hand: Hand, outright_winner_seat_number: int | None, by: User) -> ButtonState:
-    """Record who won a settled hand's pot outright (None: split) and update the kill state.
-
-    Only for the latest hand at the table, once. At a half- or full-kill table the kill is on
-    for the next hand once a player has won two pots in a row outright (RULINGS §2).
-    """
-    table = _lock_table(hand.table_id)
-    hand = Hand.objects.select_for_update(of=("self",)).select_related("stakes").get(pk=hand.pk)
-    if hand.status != HandStatus.SETTLED:
-        raise IllegalTransition(f"Hand {hand.number} is {hand.status}; record the pot once it is settled.")
-    if hand.result_recorded_at is not None:
-        raise FloorConflict(f"The result of hand {hand.number} is already recorded.", code="result_recorded")
-    if Hand.objects.filter(table=table, number__gt=hand.number).exists():
-        raise FloorConflict(
-            f"Hand {hand.number} is not the latest hand at table {table.number}.", code="not_latest_hand"
-        )
-    dealt = {hp.seat.number: hp.seat for hp in hand.players.select_related("seat")}
-    buttons, fields = _record_pot_result_locked(
-        table=table, hand=hand, outright_winner_seat_number=outright_winner_seat_number, dealt=dealt
-    )
-    hand.save(update_fields=fields)
-    return buttons
-
-
-def _record_pot_result_locked(
+def record_pot_result_locked(
     *, table: Table, hand: Hand, outright_winner_seat_number: int | None, dealt: Mapping[int, Seat]
 ) -> tuple[ButtonState, list[str]]:
-    """:func:`record_pot_result` after its checks, for a caller holding the table and the hand
-    locked; ``dealt``: the seats dealt into the hand by number. Updates the kill state and sets
-    the hand's result in memory; the caller saves the returned columns of the hand."""
+    """Record who won a settled hand's pot outright (None: split) and update the kill state: at a
+    half- or full-kill table the kill is on for the next hand once a player has won two pots in a
+    row outright (RULINGS §2). For the confirmation of a settlement
+    (:func:`handflow.services.confirm_settlement`), which holds the table and the hand locked;
+    ``dealt``: the seats dealt into the hand by number. Sets the hand's result in memory; the
+    caller saves the returned columns of the hand."""
     winner = None
     if outright_winner_seat_number is not None:
         winner = dealt.get(outright_winner_seat_number)
@@ -818,7 +791,7 @@ def _record_pot_result_locked(
                 f"Seat {outright_winner_seat_number} was not dealt into hand {hand.number}.",
                 field="outright_winner_seat_number",
             )
-    buttons = _lock_buttons(table)
+    buttons = lock_buttons(table)
     state = rotation.after_pot(
         _kill_state(buttons), outright_winner_seat_number, kill_enabled=hand.stakes.kill != KillType.NONE
     )
@@ -906,7 +879,7 @@ def check_rates_against_tables(schedule: CollectionSchedule, rates: Sequence[Col
     raise InvalidSchedule(f"{field}: {message}", field=field, errors=problems)
 
 
-def _effective_from(
+def check_effective_from(
     effective_from: datetime.datetime | None, schedule: CollectionSchedule | None
 ) -> datetime.datetime:
     now = timezone.now()
@@ -940,7 +913,11 @@ def _add_version(
 ) -> CollectionScheduleVersion:
     number = (schedule.versions.aggregate(n=Max("number"))["n"] or 0) + 1
     version = CollectionScheduleVersion.objects.create(
-        schedule=schedule, number=number, effective_from=effective_from, created_by=_user(by), reason=reason
+        schedule=schedule,
+        number=number,
+        effective_from=effective_from,
+        created_by=acting_user(by),
+        reason=reason,
     )
     for rate in rates:
         rate.version = version
@@ -973,7 +950,7 @@ def create_schedule(
     if CollectionSchedule.objects.filter(code=code).exists():
         raise FloorConflict(f"Schedule {code} already exists.", code="duplicate_code", field="code")
     built = build_rates(rates)
-    when = effective_from if (allow_past and effective_from) else _effective_from(effective_from, None)
+    when = effective_from if (allow_past and effective_from) else check_effective_from(effective_from, None)
     schedule = CollectionSchedule.objects.create(code=code, name=name.strip(), description=description)
     _add_version(schedule=schedule, rates=built, effective_from=when, by=by, reason=reason or "created")
     record_change(
@@ -1014,7 +991,7 @@ def revise_schedule(
     reason = _require_reason(reason)
     schedule = CollectionSchedule.objects.select_for_update().get(pk=schedule.pk)
     built = build_rates(rates)
-    when = _effective_from(effective_from, schedule)
+    when = check_effective_from(effective_from, schedule)
     check_rates_against_tables(schedule, built)
     before = version_snapshot(schedule.versions.order_by("-effective_from").first())
     version = _add_version(schedule=schedule, rates=built, effective_from=when, by=by, reason=reason)
@@ -1165,7 +1142,7 @@ def preview_revision(
     warnings (:func:`tables.validators.rates_fee_warnings`) for the page to ask to confirm.
     """
     built = build_rates(rates)
-    _effective_from(effective_from, schedule)
+    check_effective_from(effective_from, schedule)
     check_rates_against_tables(schedule, built)
     latest = schedule.versions.order_by("-number").first()
     old = list(latest.rates.all()) if latest is not None else []

@@ -22,25 +22,25 @@ from __future__ import annotations
 import datetime
 import itertools
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
+from casino.core.money import format_cents
 from tables.chip_rules import LIMIT_MIN_BIG_BETS, POINTS_BUY_IN
-from tables.models import (
+from tables.choices import (
     BIG_BET_STRUCTURES,
     MAX_RATES_PER_TABLE,
     MIN_PLAYERS,
-    CollectionRate,
-    CollectionSchedule,
-    Game,
     GameKind,
     KillType,
     Payer,
     RateStructure,
-    Stakes,
     Structure,
-    Table,
-    format_cents,
 )
-from tables.selectors import applicable_rates, future_and_current_versions
+
+# The models only as types: they call these rules from their clean(), so the rules take what they
+# need from the objects they are given (no import cycle between the models and their rules).
+if TYPE_CHECKING:
+    from tables.models import CollectionRate, CollectionSchedule, Game, Stakes, Table
 
 _BET_FIELDS = ("small_bet_cents", "big_bet_cents", "alt_small_bet_cents", "alt_big_bet_cents")
 
@@ -407,11 +407,11 @@ def table_problems(
             f"table's chips ({format_cents(chip)})."
         )
     if "stakes" not in problems:
-        versions = future_and_current_versions(schedule, at=at)
+        versions = schedule.versions_from(at)
         if not versions:
             problems["collection_schedule"] = f"Schedule {schedule.code} has no version in force."
         for version in versions:
-            applying = applicable_rates(version.rates.all(), stakes)
+            applying = [rate for rate in version.rates.all() if rate.matches_stakes(stakes)]
             where = f"{stakes.label} under schedule {schedule.code} v{version.number}"
             problem = rate_count_problem(len(applying), where=f"to {where}")
             if problem is None and chip is not None:

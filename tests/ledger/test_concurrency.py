@@ -185,14 +185,14 @@ def test_whole_cash_outs_racing_pay_out_once(table: Table, alice: Player) -> Non
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_crossing_settlements_do_not_deadlock(table: Table, make_player, make_hand) -> None:
+def test_crossing_settlements_do_not_deadlock(table: Table, make_bare_player, make_bare_hand) -> None:
     """Threads post payments between the same players in opposite orders; locking accounts in
     primary-key order means no thread ever waits on another in a cycle (PostgreSQL would raise
     DeadlockDetected)."""
-    players = [make_player(f"p{i}") for i in range(4)]
+    players = [make_bare_player(f"p{i}") for i in range(4)]
     for number, player in enumerate(players):
         services.buy_in(table=table, player=player, amount=5_000, user=None, idempotency_key=f"in-{number}")
-    hands = [make_hand(table) for _ in range(4)]
+    hands = [make_bare_hand(table) for _ in range(4)]
 
     def settle(worker: int) -> int:
         rng = random.Random(worker)
@@ -321,8 +321,8 @@ def test_a_floor_service_holding_its_table_and_a_cash_out_do_not_deadlock(
             with transaction.atomic():
                 locked = Table.objects.select_for_update().get(pk=table.pk)
                 floor_has_table.set()
-                outcomes["floor"] = services.collect_fee(
-                    table=locked, player=alice, amount=100, shift=SHIFT, user=None, idempotency_key="fee"
+                outcomes["floor"] = services.collect_fees(
+                    table=locked, fees=[(alice, 100)], shift=SHIFT, user=None, idempotency_key="fee"
                 )
         except Exception as exc:
             outcomes["floor"] = exc

@@ -16,9 +16,11 @@ from tables.models import Player, Table
 
 @pytest.mark.django_db(transaction=True)
 def test_flush_empties_the_ledger_and_keeps_it_append_only(
-    make_table: Callable[[], Table], make_player: Callable[..., Player]
+    make_bare_table: Callable[[], Table], make_bare_player: Callable[..., Player]
 ) -> None:
-    services.buy_in(table=make_table(), player=make_player(), amount=1_000, user=None, idempotency_key="in")
+    services.buy_in(
+        table=make_bare_table(), player=make_bare_player(), amount=1_000, user=None, idempotency_key="in"
+    )
 
     call_command("flush", interactive=False, verbosity=0)
 
@@ -26,7 +28,7 @@ def test_flush_empties_the_ledger_and_keeps_it_append_only(
     assert not Entry.objects.exists()
     assert not Account.objects.exists()
     again = services.buy_in(
-        table=make_table(), player=make_player(), amount=500, user=None, idempotency_key="in"
+        table=make_bare_table(), player=make_bare_player(), amount=500, user=None, idempotency_key="in"
     )
     with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM ledger_entry WHERE transaction_id = %s", [again.pk])

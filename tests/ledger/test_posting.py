@@ -195,9 +195,9 @@ def test_post_refuses_accounts_of_another_table(
 
 
 def test_post_refuses_a_hand_of_another_table(
-    funded: dict[str, Account], other_table: Table, table: Table, make_hand
+    funded: dict[str, Account], other_table: Table, table: Table, make_bare_hand
 ) -> None:
-    foreign_hand = make_hand(other_table)
+    foreign_hand = make_bare_hand(other_table)
     with pytest.raises(InvalidPosting, match="not a hand of table"):
         services.post(
             kind="settlement_payment",
@@ -257,12 +257,10 @@ def test_house_accounts_are_per_table_and_shift(
     funded: dict[str, Account], table: Table, alice: Player, bob: Player, cashier, keys
 ) -> None:
     later = Shift(business_date=SHIFT.business_date, code=ShiftCode.GRAVE)
-    services.collect_fee(
-        table=table, player=alice, amount=100, shift=SHIFT, user=cashier, idempotency_key=next(keys)
-    )
-    services.collect_fee(
-        table=table, player=bob, amount=300, shift=later, user=cashier, idempotency_key=next(keys)
-    )
+    for player, fee, shift in ((alice, 100, SHIFT), (bob, 300, later)):
+        services.collect_fees(
+            table=table, fees=[(player, fee)], shift=shift, user=cashier, idempotency_key=next(keys)
+        )
     assert selectors.house_collected(table=table, shift=SHIFT) == 100
     assert selectors.house_collected(table=table, shift=later) == 300
     assert Account.objects.filter(kind=AccountKind.HOUSE_COLLECTION).count() == 2
@@ -288,20 +286,17 @@ def test_zero_fees_post_nothing(funded: dict[str, Account], table: Table, alice:
     )
     assert JournalTransaction.objects.count() == before
     with pytest.raises(InvalidPosting):
-        services.collect_fee(
-            table=table, player=alice, amount=0, shift=SHIFT, user=cashier, idempotency_key="z"
-        )
+        services.collect_fees(table=table, shift=SHIFT, fees=[(alice, -1)], user=cashier, idempotency_key="z")
 
 
 def test_fee_needs_a_shift_key(funded: dict[str, Account], table: Table, alice: Player, cashier) -> None:
     with pytest.raises(InvalidPosting, match="Shift"):
-        services.collect_fee(
+        services.collect_fees(
             table=table,
-            player=alice,
-            amount=1,
-            shift="2030-01-02/day",
+            fees=[(alice, 1)],
+            shift="2030-01-02/day",  # type: ignore[arg-type]
             user=cashier,
-            idempotency_key="s",  # type: ignore[arg-type]
+            idempotency_key="s",
         )
 
 

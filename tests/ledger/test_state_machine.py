@@ -37,7 +37,7 @@ cents = st.integers(min_value=1, max_value=5_000)
 
 
 class LedgerMachine(RuleBasedStateMachine):
-    # The floor factories (tests/ledger/conftest.py), given by the test from its fixtures.
+    # The bare floor factories (tests/factories.py), given by the test from its fixtures.
     floor: ClassVar[dict[str, Callable[..., Any]]] = {}
 
     def __init__(self) -> None:
@@ -203,8 +203,8 @@ class LedgerMachine(RuleBasedStateMachine):
 
 
 @pytest.mark.django_db
-def test_random_sequences_keep_the_books_balanced(make_table, make_player, make_hand) -> None:
-    LedgerMachine.floor = {"table": make_table, "player": make_player, "hand": make_hand}
+def test_random_sequences_keep_the_books_balanced(make_bare_table, make_bare_player, make_bare_hand) -> None:
+    LedgerMachine.floor = {"table": make_bare_table, "player": make_bare_player, "hand": make_bare_hand}
     run_state_machine_as_test(
         LedgerMachine,
         settings=settings(

@@ -15,8 +15,9 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
-from tables import errors, hand_flow, services
+from tables import errors, services
 from tables.models import ConfigChange, Player, Seating, Table, TableStatus
 
 BuyIn = Callable[..., list[Player]]

@@ -119,7 +119,7 @@ def test_transition_table_is_complete() -> None:
 
 
 def test_check_transition_names_the_allowed_ones() -> None:
-    # An open hand exists only inside the deal (tables.hand_flow.start_hand), so an unsaved one.
+    # An open hand exists only inside the deal (handflow.services.start_hand), so an unsaved one.
     hand = Hand(status=HandStatus.OPEN, number=1, table=Table(number=5))
     with pytest.raises(errors.IllegalTransition, match="Allowed next statuses: dealt, void"):
         hand.check_transition(HandStatus.SHOWDOWN)

@@ -142,10 +142,12 @@ def test_reconfiguring_chips_stakes_or_schedule_is_checked(make_table: MakeTable
         services.configure_table(table=halves, by=None, reason="dollar chips", chip_unit_cents=100)
     dollars = make_table(stakes="limit-4-8", schedule="A")
     with pytest.raises(errors.ConfigMismatch, match=r"\$1.50 .* the table's \$1 chips"):
-        services.change_schedule(table=dollars, schedule=q2, by=None, reason="to Q2")
+        services.configure_table(table=dollars, collection_schedule=q2, by=None, reason="to Q2")
     small = make_table(stakes="limit-2-4", schedule="Q2")  # $1 at $2-$4: whole dollars
     with pytest.raises(errors.ConfigMismatch, match=r"the table's \$1 chips"):
-        services.change_stakes(table=small, stakes=Stakes.objects.get(code="limit-4-8"), by=None, reason="up")
+        services.configure_table(
+            table=small, stakes=Stakes.objects.get(code="limit-4-8"), by=None, reason="up"
+        )
     for table, expected in ((halves, (50, "Q2", "limit-4-8")), (dollars, (100, "A", "limit-4-8"))):
         table.refresh_from_db()
         assert (table.chip_unit_cents, table.collection_schedule.code, table.stakes.code) == expected

@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 from django.contrib.contenttypes.models import ContentType
+from django.db import transaction
 from django.utils import timezone
 
-from tables import errors, hand_flow, services
+from handflow import services as hand_flow
+from tables import errors, services
 from tables.models import (
     CollectionSchedule,
     ConfigAction,
@@ -159,7 +161,7 @@ class TestTables:
     def test_change_stakes_with_reason_is_recorded(self, make_table: MakeTable, floor_user: Any) -> None:
         table = make_table()
         new = Stakes.objects.get(code="limit-6-12")
-        services.change_stakes(table=table, stakes=new, by=floor_user, reason="busy night")
+        services.configure_table(table=table, stakes=new, by=floor_user, reason="busy night")
         table.refresh_from_db()
         assert table.stakes == new
         change = history_of(table).filter(action=ConfigAction.UPDATE).get()
@@ -170,7 +172,7 @@ class TestTables:
     def test_change_needs_a_reason(self, make_table: MakeTable) -> None:
         table = make_table()
         with pytest.raises(errors.FloorValidationError, match="reason"):
-            services.change_stakes(
+            services.configure_table(
                 table=table, stakes=Stakes.objects.get(code="limit-6-12"), by=None, reason=" "
             )
 
@@ -181,8 +183,8 @@ class TestTables:
         buy_in_players(table, [1, 2])
         deal_hand(table)
         with pytest.raises(errors.HandInProgress):
-            services.change_schedule(
-                table=table, schedule=CollectionSchedule.objects.get(code="B"), by=None, reason="x"
+            services.configure_table(
+                table=table, collection_schedule=CollectionSchedule.objects.get(code="B"), by=None, reason="x"
             )
 
     def test_resize_seats(self, make_table: MakeTable, seat_players: SeatPlayers) -> None:
@@ -262,22 +264,17 @@ class TestSeating:
     def test_move_within_a_table(self, make_table: MakeTable, make_player: Callable[..., Player]) -> None:
         one, ana = make_table(), make_player("Ana")
         seating = services.seat_player(table=one, seat_number=1, player=ana, by=None)
-        moved = services.move_player(seating=seating, to_seat_number=7, by=None)
+        moved = hand_flow.move_player(seating=seating, to_seat_number=7, by=None)
         assert (moved.table, moved.seat.number) == (one, 7)
         seating.refresh_from_db()
         assert seating.left_at == moved.seated_at
         assert list(Seating.objects.active().filter(player=ana)) == [moved]
 
-    def test_a_table_change_is_not_the_floors_alone(
-        self, make_table: MakeTable, make_player: Callable[..., Player]
-    ) -> None:
-        # It carries the chips: tables.hand_flow.move_player (tests/tables/test_table_change.py).
-        one, two = make_table(), make_table()
-        seating = services.seat_player(table=one, seat_number=1, player=make_player(), by=None)
-        before = snapshot_floor()
-        with pytest.raises(errors.FloorValidationError, match="carries the player's chips"):
-            services.move_player(seating=seating, to_table=two, to_seat_number=3, by=None)
-        assert snapshot_floor() == before
+    def test_a_move_is_the_money_flows_alone(self) -> None:
+        # A seat or table change carries the chips: handflow.services.move_player (the table
+        # change tests in tests/handflow/test_table_change.py). The floor has no move of its own
+        # that could leave them behind.
+        assert not hasattr(services, "move_player")
 
     def test_move_to_a_taken_seat_changes_nothing(
         self, make_table: MakeTable, seat_players: SeatPlayers
@@ -287,7 +284,7 @@ class TestSeating:
         seating = Seating.objects.active().get(seat__table=table, seat__number=1)
         before = snapshot_floor()
         with pytest.raises(errors.SeatTaken):
-            services.move_player(seating=seating, to_seat_number=2, by=None)
+            hand_flow.move_player(seating=seating, to_seat_number=2, by=None)
         assert snapshot_floor() == before
 
     def test_player_in_a_hand_cannot_leave_or_move(
@@ -300,7 +297,7 @@ class TestSeating:
         with pytest.raises(errors.PlayerInHand):
             services.unseat_player(seating=seating, by=None)
         with pytest.raises(errors.PlayerInHand):
-            services.move_player(seating=seating, to_seat_number=5, by=None)
+            hand_flow.move_player(seating=seating, to_seat_number=5, by=None)
         hand_flow.misdeal(hand=hand, reason="misdeal: exposed cards", by=None)
         services.unseat_player(seating=seating, by=None)
 
@@ -319,7 +316,7 @@ class TestSeating:
 
 class TestHands:
     """The floor's part of each hand (buttons, players dealt in, kill), dealt the one way a hand is:
-    :func:`tables.hand_flow.start_hand`, which takes the fees first (the ``deal_hand`` fixture)."""
+    :func:`handflow.services.start_hand`, which takes the fees first (the ``deal_hand`` fixture)."""
 
     def test_start_hand_numbers_and_deals_in_clockwise_from_the_button(
         self,
@@ -456,9 +453,9 @@ class TestHands:
             services.void_hand(hand=hand, reason="x", by=None)
         for status in HandStatus.values:
             with pytest.raises(errors.IllegalTransition, match="final"):
-                services._move_hand(hand, status, by=None, reason="x", save=False)
+                services.move_hand(hand, status, by=None, reason="x", save=False)
         with pytest.raises(errors.IllegalTransition, match="not a hand status"):
-            services._move_hand(hand, "folded", by=None, save=False)
+            services.move_hand(hand, "folded", by=None, save=False)
         hand.refresh_from_db()
         assert hand.status == HandStatus.SETTLED
 
@@ -502,8 +499,7 @@ class TestHands:
         assert (kill_hand.kill_seat.number, kill_hand.kill_multiplier_pct) == (3, 150)
         kill_hand = settle_hand(kill_hand, winners=[1, 2])  # split pot: no outright winner
         assert kill_hand.outright_winner_seat is None
-        with pytest.raises(errors.FloorConflict, match="already recorded"):
-            services.record_pot_result(hand=kill_hand, outright_winner_seat_number=None, by=None)
+        assert kill_hand.result_recorded_at is not None  # recorded once, by the confirmation
         assert deal_hand(table).kill_seat is None
 
     def test_pot_result_of_a_seat_not_dealt_in_is_refused(
@@ -513,8 +509,11 @@ class TestHands:
         table = make_table(game="chinese-poker", stakes="points-5", schedule="CP2")
         buy_in_players(table, [1, 2, 3, 4, 5])
         hand = settle_hand(deal_hand(table))  # seat 5 rotates out
-        with pytest.raises(errors.FloorValidationError, match="Seat 5 was not dealt"):
-            services.record_pot_result(hand=hand, outright_winner_seat_number=5, by=None)
+        dealt = {hp.seat.number: hp.seat for hp in hand.players.select_related("seat")}
+        with pytest.raises(errors.FloorValidationError, match="Seat 5 was not dealt"), transaction.atomic():
+            services.record_pot_result_locked(
+                table=services.lock_table(table), hand=hand, outright_winner_seat_number=5, dealt=dealt
+            )
 
     def test_no_kill_without_kill_stakes(
         self, make_table: MakeTable, buy_in_players: BuyIn, deal_hand: Deal, settle_hand: Settle
@@ -674,7 +673,7 @@ class TestStakesAndSchedules:
         schedule = services.create_schedule(code="CP9", name="Too fine", rates=six, by=None)
         table = make_table(game="chinese-poker", stakes="points-5", schedule="CP1")
         with pytest.raises(errors.TooManyRates):
-            services.change_schedule(table=table, schedule=schedule, by=None, reason="try it")
+            services.configure_table(table=table, collection_schedule=schedule, by=None, reason="try it")
         table.refresh_from_db()
         assert table.collection_schedule.code == "CP1"
 

@@ -3,7 +3,7 @@
 One JSON object in -> one JSON object out.  JSON Lines in -> one result line per input line.
 Bad input: ``{"error": "..."}`` on standard output and exit status 2 (for JSON Lines, the
 other lines are still decided and the status is 2 if any line was bad).  The rules live in
-:mod:`tables.poker.showdown`; this command only reads, writes and sets the exit status.
+:mod:`poker.showdown`; this command only reads, writes and sets the exit status.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from tables.poker.showdown import decide_line, decide_value
+from poker.showdown import decide_line, decide_value
 
 _NOT_JSON = object()
 

@@ -1,0 +1,2 @@
+"""The back office: reports, exports, shift closing, drop counts, fee waivers, charts and the
+report jobs (above the floor and the ledger, which it reads)."""

@@ -1,0 +1,149 @@
+"""Closing shifts and storing integrity checks: the services behind the Celery jobs (and the pages).
+
+* ``close_shift``: freeze a shift's collection report (all tables) with its checksums as a
+  ``ShiftClose``; closing a shift twice returns the first close (``was_replayed``).
+* ``close_ended_shifts``: close every shift that has ended and isn't closed yet, from the last
+  close (or the first hand) on; the periodic job.
+* ``run_integrity_check``: ``verify_ledger()`` plus the database-guard check, stored as an
+  ``IntegrityCheck`` (the nightly job); ``ledger.selectors.latest_integrity_failure()`` reads it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Max, Min
+from django.utils import timezone
+
+from backoffice.exports import with_export_sha
+from backoffice.reports.collection import CollectionReport, build_collection_report
+from backoffice.reports.common import ReportFilters, content_sha256, to_jsonable
+from backoffice.reports.integrity import check_database_guards
+from backoffice.version import software_version
+from ledger.errors import RecordConflict
+from ledger.hashing import sha256_hex
+from ledger.models import CheckSource, IntegrityCheck, JournalTransaction, ShiftClose
+from ledger.shifts import SHIFT_STARTS, Shift
+from ledger.verification import verify_ledger
+from tables.models import Hand
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+MAX_CLOSES_PER_RUN = 200
+"""``close_ended_shifts`` closes at most this many shifts a run (the next run goes on)."""
+
+
+def _snapshot_report(shift: Shift) -> tuple[CollectionReport, bytes, int | None]:
+    """The shift's collection report, its CSV and the last transaction id, read in one snapshot
+    (REPEATABLE READ, READ ONLY on PostgreSQL when not nested in a caller's transaction)."""
+    filters = ReportFilters.for_shift(shift)
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if connection.vendor == "postgresql" and outermost:
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        report, data = with_export_sha(build_collection_report(filters))
+        last = JournalTransaction.objects.aggregate(last=Max("pk"))["last"]
+    return report, data, last
+
+
+def close_shift(
+    *, shift: Shift, by: User | AnonymousUser | None = None, now: dt.datetime | None = None
+) -> ShiftClose:
+    """Close ``shift``: freeze its collection report (``report``, ``report_sha256`` over its data,
+    ``export_csv`` and ``export_sha256``). Idempotent: if the shift is closed already, the first
+    close is returned with ``was_replayed=True`` (also under a race: the unique constraint decides).
+    Raises ``RecordConflict`` (``shift_not_ended``) for a shift still running or to come."""
+    existing = ShiftClose.objects.filter(shift_date=shift.business_date, shift_code=shift.code.value).first()
+    if existing is not None:
+        existing.was_replayed = True
+        return existing
+    _, end = shift.bounds()
+    if end > (now or timezone.now()):
+        raise RecordConflict(f"shift {shift} has not ended yet", code="shift_not_ended")
+    report, data, last = _snapshot_report(shift)
+    user = by if by is not None and by.is_authenticated else None
+    try:
+        with transaction.atomic():
+            return ShiftClose.objects.create(
+                shift_date=shift.business_date,
+                shift_code=shift.code.value,
+                closed_by=user,
+                report=to_jsonable(report),
+                report_sha256=content_sha256(report),
+                export_csv=data.decode(),
+                export_sha256=sha256_hex(data),
+                software_version=software_version(),
+                last_transaction_id=last,
+            )
+    except IntegrityError:
+        first = ShiftClose.objects.get(shift_date=shift.business_date, shift_code=shift.code.value)
+        first.was_replayed = True
+        return first
+
+
+def ended_unclosed_shifts(*, now: dt.datetime | None = None, limit: int = MAX_CLOSES_PER_RUN) -> list[Shift]:
+    """Shifts that have ended and are not closed, oldest first, from the shift after the latest
+    close (or the first hand's shift) to the last ended shift; at most ``limit``."""
+    now = now or timezone.now()
+    latest = ShiftClose.objects.order_by("-shift_date", "-pk").values_list("shift_date", flat=True).first()
+    if latest is not None:
+        start_day = latest
+    else:
+        first_hand = Hand.objects.aggregate(first=Min("created_at"))["first"]
+        if first_hand is None:
+            return []
+        start_day = Shift.at(first_hand).business_date
+    shifts: list[Shift] = []
+    day = start_day
+    today = Shift.at(now).business_date
+    while day <= today and len(shifts) < limit:
+        for _, code in SHIFT_STARTS:
+            shift = Shift(business_date=day, code=code)
+            if shift.bounds()[1] <= now:
+                shifts.append(shift)
+        day += dt.timedelta(days=1)
+    closed = set(ShiftClose.objects.filter(shift_date__gte=start_day).values_list("shift_date", "shift_code"))
+    return [s for s in shifts if (s.business_date, s.code.value) not in closed][:limit]
+
+
+def close_ended_shifts(
+    *, now: dt.datetime | None = None, limit: int = MAX_CLOSES_PER_RUN
+) -> list[ShiftClose]:
+    """Close every ended, unclosed shift (``ended_unclosed_shifts``); returns the closes made or found."""
+    return [close_shift(shift=shift, now=now) for shift in ended_unclosed_shifts(now=now, limit=limit)]
+
+
+def run_integrity_check(
+    *, source: CheckSource | str = CheckSource.NIGHTLY, by: User | AnonymousUser | None = None
+) -> IntegrityCheck:
+    """Verify the ledger and the database's guards now and store the result (``ok`` False on any
+    problem, missing trigger or edit the database let through)."""
+    started = timezone.now()
+    ledger = verify_ledger()
+    guards = check_database_guards()
+    return IntegrityCheck.objects.create(
+        started_at=started,
+        finished_at=timezone.now(),
+        source=CheckSource(source),
+        triggered_by=by if by is not None and by.is_authenticated else None,
+        ok=ledger.ok and guards.ok,
+        transactions=ledger.transactions,
+        entries=ledger.entries,
+        accounts=ledger.accounts,
+        chains=ledger.chains,
+        problems=[dataclasses.asdict(problem) for problem in ledger.problems],
+        guards=to_jsonable(guards),
+        software_version=software_version(),
+    )
+
+
+def frozen_matches_live(close: ShiftClose) -> bool:
+    """Whether the shift's collection report built now has the same data digest as the frozen one
+    (False: the ledger or the floor changed for that shift after it was closed)."""
+    live = build_collection_report(ReportFilters.for_shift(close.shift))
+    return content_sha256(live) == close.report_sha256

@@ -1,0 +1,77 @@
+"""Celery tasks of the reports: thin wrappers that take ids (and shift keys), call the same
+services as the pages (``backoffice.closing``, ``backoffice.exports``) and return ids.
+
+Each is safe to run twice (closing a closed shift returns the first close; a built export is
+returned as it is; an integrity check is just run again) and retries database errors
+(``OperationalError``, ``InterfaceError``) with exponential backoff and jitter, capped at
+``settings.LEDGER_TASK_RETRY_BACKOFF_MAX`` seconds, at most ``settings.LEDGER_TASK_MAX_RETRIES``
+times. Queue them with the ``enqueue_*`` helpers, which send them only once the caller's
+transaction commits (``transaction.on_commit``), so a worker never looks for rows that aren't
+there yet. Without a broker (``CELERY_TASK_ALWAYS_EAGER``) they run in-process at that commit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from celery import shared_task
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from backoffice import closing, exports
+from casino.core.tasks import RETRY_OPTIONS
+from ledger.models import CheckSource, ReportExport
+from ledger.shifts import Shift
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+
+def _user(user_id: int | None) -> User | None:
+    if user_id is None:
+        return None
+    return get_user_model().objects.filter(pk=user_id).first()
+
+
+@shared_task(name="ledger.close_shift", **RETRY_OPTIONS)
+def close_shift(self: Any, shift_key: str, user_id: int | None = None) -> int:
+    """Close the shift ``shift_key`` (``YYYY-MM-DD/code``); returns the ShiftClose id."""
+    return closing.close_shift(shift=Shift.parse(shift_key), by=_user(user_id)).pk
+
+
+@shared_task(name="ledger.close_ended_shifts", **RETRY_OPTIONS)
+def close_ended_shifts(self: Any) -> list[int]:
+    """Close every shift that has ended and isn't closed (the periodic job); returns the ids."""
+    return [close.pk for close in closing.close_ended_shifts()]
+
+
+@shared_task(name="ledger.verify_ledger_nightly", **RETRY_OPTIONS)
+def verify_ledger_nightly(self: Any, user_id: int | None = None) -> int:
+    """Verify the ledger and the database guards and store the result; returns the check's id."""
+    source = CheckSource.MANUAL if user_id is not None else CheckSource.NIGHTLY
+    return closing.run_integrity_check(source=source, by=_user(user_id)).pk
+
+
+@shared_task(name="ledger.build_export", **RETRY_OPTIONS)
+def build_export(self: Any, export_id: int) -> int:
+    """Build the file of a requested export; returns its id."""
+    return exports.build_export(export_id).pk
+
+
+def enqueue_close_shift(shift: Shift, *, by: User | AnonymousUser | None = None) -> None:
+    """Queue ``close_shift`` for ``shift`` once the current transaction commits."""
+    user_id = by.pk if by is not None and by.is_authenticated else None
+    key = str(shift)
+    transaction.on_commit(lambda: close_shift.delay(key, user_id))
+
+
+def enqueue_export(export: ReportExport) -> None:
+    """Queue ``build_export`` for ``export`` once the current transaction commits."""
+    export_id = export.pk
+    transaction.on_commit(lambda: build_export.delay(export_id))
+
+
+def enqueue_integrity_check(*, by: User | AnonymousUser | None = None) -> None:
+    """Queue a stored integrity check (run by ``by``, or the nightly job) once the transaction commits."""
+    user_id = by.pk if by is not None and by.is_authenticated else None
+    transaction.on_commit(lambda: verify_ledger_nightly.delay(user_id))

@@ -1,0 +1,1 @@
+"""The kernel every layer may use: Django only, nothing of the project above it."""

@@ -1,0 +1,51 @@
+"""The floor's vocabulary: choices and limits shared by the models, the validators and the chip
+rules (plain values, no models: the validators and chip rules need them without the models)."""
+
+from __future__ import annotations
+
+from django.db import models
+
+MAX_SEATS = 10  # the largest table 004 deals (its fee bands stop at 10 players)
+MIN_PLAYERS = 2  # no hand is dealt to fewer than two players
+MAX_RATES_PER_TABLE = 5  # 004 Chinese poker collection procedure; RULINGS §3 and §6
+
+
+class GameKind(models.TextChoices):
+    POT = "pot", "Pot game"
+    PLAYER_DEALER = "player_dealer", "Player-dealer game"
+
+
+class Structure(models.TextChoices):
+    LIMIT = "limit", "Limit"
+    POT_LIMIT = "pot_limit", "Pot limit"
+    NO_LIMIT = "no_limit", "No limit"
+    POINTS = "points", "Points"
+
+
+POT_GAME_STRUCTURES = frozenset({Structure.LIMIT, Structure.POT_LIMIT, Structure.NO_LIMIT})
+BIG_BET_STRUCTURES = frozenset({Structure.POT_LIMIT, Structure.NO_LIMIT})
+
+
+class KillType(models.TextChoices):
+    NONE = "none", "No kill"
+    HALF = "half", "Half kill"
+    FULL = "full", "Full kill"
+
+    @property
+    def multiplier_pct(self) -> int:
+        """The stakes of a kill hand in percent: x1.5 half kill, x2 full kill (004 rule 2)."""
+        return {"none": 100, "half": 150, "full": 200}[self.value]
+
+
+class RateStructure(models.TextChoices):
+    LIMIT = "limit", "Limit"
+    BIG_BET = "nl_pl", "No-limit and pot limit"
+    POINTS = "points", "Points"
+
+
+class Payer(models.TextChoices):
+    """Who pays a rate's fee before the deal (RULINGS §6: by default the button player)."""
+
+    BUTTON = "button", "The button player"
+    EACH_PLAYER = "each_player", "Each player dealt in"
+    BUTTON_AND_OTHERS = "button_and_others", "The button player, and each other player"

@@ -1,0 +1,2 @@
+"""The web: every DRF endpoint, page, form, serializer and template tag. It translates requests
+into calls of the layers below and their answers and refusals into responses; no rules of its own."""

@@ -1,0 +1,22 @@
+"""``/api/`` routes of the floor (included from casino/urls.py)."""
+
+from rest_framework.routers import DefaultRouter
+
+from web import floor_api as api
+from web import terminal_api
+
+router = DefaultRouter()
+router.register("games", api.GameViewSet, basename="game")
+router.register("stakes", api.StakesViewSet, basename="stakes")
+router.register("schedules", api.CollectionScheduleViewSet, basename="schedule")
+router.register("tables", api.TableViewSet, basename="table")
+router.register("seats", api.SeatViewSet, basename="seat")
+router.register("players", api.PlayerViewSet, basename="player")
+router.register("seatings", api.SeatingViewSet, basename="seating")
+router.register("hands", api.HandViewSet, basename="hand")
+router.register("config-changes", api.ConfigChangeViewSet, basename="configchange")
+# The dealer terminals: chips, fees, hands and their money (handflow.services).
+router.register("terminal/tables", terminal_api.TerminalTableViewSet, basename="terminal-table")
+router.register("terminal/hands", terminal_api.TerminalHandViewSet, basename="terminal-hand")
+
+urlpatterns = router.urls

@@ -1,0 +1,199 @@
+"""Form input of the floor's pages: money typed in dollars, the showdown the dealer types in.
+
+Input only: these functions turn what a form posted into the values the services take (cents,
+the showdown object of ``docs/hand-flow.md``, each field's cards split as the engine splits them:
+:func:`poker.cards.card_texts`); every rule is checked by the services and the rules engine,
+which refuse bad input with a message the page shows.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+
+from poker.cards import card_texts
+from tables.models import GameKind
+
+_DOLLARS = re.compile(r"^\$?\s*(\d{1,9})(?:\.(\d{1,2}))?$")
+
+#: The clean sweeps and naturals a dealer may declare for a Chinese poker hand (the engine
+#: verifies each from the 13 cards; RULINGS 3 and the named sets).
+SWEEP_CHOICES = [
+    ("", "no declaration"),
+    ("dragon", "Dragon (A to K)"),
+    ("six-pairs", "Six pairs"),
+    ("three-straights", "Three straights"),
+    ("three-flushes", "Three flushes"),
+]
+
+
+class PageInputError(ValueError):
+    """Form input that can't be read (the message names the field)."""
+
+
+def dollars_to_cents(text: str, what: str) -> int:
+    """``"12"``, ``"12.5"``, ``"$12.50"`` -> cents. Refuses anything else (no negatives)."""
+    match = _DOLLARS.match(text.strip().replace(",", ""))
+    if match is None:
+        raise PageInputError(f"{what}: {text!r} is not an amount in dollars (e.g. 25 or 12.50).")
+    whole, part = match.groups()
+    return int(whole) * 100 + int((part or "0").ljust(2, "0"))
+
+
+def showdown_from_post(
+    *, game_kind: str, game_slug: str, seats: Sequence[int], has_board: bool, data: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The showdown object for ``submit_showdown`` from the terminal's form fields.
+
+    Pot games: ``cards_<seat>``, ``put_in_<seat>`` (dollars), ``folded_<seat>``, and ``board``;
+    lowball also ``after_draw_<seat>`` (dollars put in after the draw) and ``checked_seven_<seat>``
+    (004 lowball rule 2), sent only when a seat is marked.
+    Chinese poker: ``front_<seat>``, ``middle_<seat>``, ``back_<seat>``, or ``declare_<seat>``
+    (a sweep, with all 13 cards in ``cards_<seat>``) or ``surrender_<seat>``; ``fouled_<seat>``:
+    the house fouls the hand (004 rule 8), with whatever cards were entered.
+    Taiwanese poker: ``top_<seat>``, ``middle_<seat>``, ``bottom_<seat>``, ``board`` and an
+    optional second board ``board_2``.
+    Raises PageInputError for an amount that isn't one.
+    """
+
+    def text(name: str) -> str:
+        return str(data.get(name, "") or "")
+
+    players: list[dict[str, Any]] = []
+    if game_kind == GameKind.POT:
+        for seat in seats:
+            entry: dict[str, Any] = {
+                "seat": seat,
+                "put_in": dollars_to_cents(text(f"put_in_{seat}") or "0", f"seat {seat}: put in"),
+            }
+            cards = card_texts(text(f"cards_{seat}"))
+            if text(f"folded_{seat}"):
+                entry["folded"] = True
+            if cards or not entry.get("folded"):
+                entry["cards"] = cards
+            players.append(entry)
+        if game_slug == "lowball" and any(text(f"checked_seven_{seat}") for seat in seats):
+            for entry in players:
+                seat = entry["seat"]
+                after = text(f"after_draw_{seat}")
+                if after or not entry.get("folded"):
+                    where = f"seat {seat}: after the draw"
+                    entry["put_in_after_draw"] = dollars_to_cents(after or "0", where)
+                if text(f"checked_seven_{seat}"):
+                    entry["checked_seven"] = True
+        result: dict[str, Any] = {"players": players}
+        if has_board:
+            result["board"] = card_texts(text("board"))
+        return result
+    if game_slug == "chinese-poker":
+        for seat in seats:
+            declare = text(f"declare_{seat}")
+            if text(f"fouled_{seat}"):
+                fouled: dict[str, Any] = {"seat": seat, "fouled": True}
+                for part in ("front", "middle", "back"):
+                    if cards := card_texts(text(f"{part}_{seat}")):
+                        fouled[part] = cards
+                players.append(fouled)
+            elif text(f"surrender_{seat}"):
+                players.append({"seat": seat, "surrender": True, "cards": _thirteen(text, seat)})
+            elif declare:
+                players.append({"seat": seat, "declare": declare, "cards": _thirteen(text, seat)})
+            else:
+                players.append(
+                    {
+                        "seat": seat,
+                        "front": card_texts(text(f"front_{seat}")),
+                        "middle": card_texts(text(f"middle_{seat}")),
+                        "back": card_texts(text(f"back_{seat}")),
+                    }
+                )
+        return {"players": players}
+    # Taiwanese poker
+    for seat in seats:
+        players.append(
+            {
+                "seat": seat,
+                "top": card_texts(text(f"top_{seat}")),
+                "middle": card_texts(text(f"middle_{seat}")),
+                "bottom": card_texts(text(f"bottom_{seat}")),
+            }
+        )
+    second = card_texts(text("board_2"))
+    if second:  # a second board: every hand plays both (000)
+        return {"boards": [card_texts(text("board")), second], "players": players}
+    return {"board": card_texts(text("board")), "players": players}
+
+
+def _thirteen(text: Any, seat: int) -> list[str]:
+    """A declared or surrendered hand's cards: ``cards_<seat>``, else the three rows together."""
+    cards = card_texts(text(f"cards_{seat}"))
+    if cards:
+        return cards
+    return [c for row in ("front", "middle", "back") for c in card_texts(text(f"{row}_{seat}"))]
+
+
+class MisdealForm(forms.Form):
+    reason = forms.CharField(max_length=200, label="Reason for the misdeal")
+
+
+class ScheduleRevisionForm(forms.Form):
+    """A new version of a schedule: each rate's fee(s), when it takes effect, and why.
+
+    Saved in two steps (``web.floor_views.ScheduleView``): the page first shows the preview of
+    the change (:func:`tables.services.preview_revision`); saving needs ``confirm_warnings`` when
+    a fee is far outside the schedule's sense (:func:`tables.validators.fee_warnings`). The page
+    draws that checkbox itself, never ticked, next to the warnings it confirms.
+    """
+
+    effective_from = forms.DateTimeField(
+        required=False,
+        label="Effective from (room time; empty: now)",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    reason = forms.CharField(max_length=200, label="Reason for the change")
+    confirm_warnings = forms.BooleanField(required=False, label="Save these fees as they are")
+
+    def __init__(self, *args: Any, rates: Sequence[Any] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rates = list(rates)
+        for i, rate in enumerate(self.rates):
+            self.fields[f"fee_{i}"] = forms.CharField(
+                max_length=20,
+                label=f"{rate.limits_label}, {rate.players_min}-{rate.players_max} players: fee ($)",
+                initial=_dollars(rate.fee_cents),
+            )
+            if rate.others_fee_cents is not None:
+                self.fields[f"others_fee_{i}"] = forms.CharField(
+                    max_length=20, label="others' fee ($)", initial=_dollars(rate.others_fee_cents)
+                )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        for name in [n for n in self.fields if n.startswith(("fee_", "others_fee_"))]:
+            value = cleaned.get(name)
+            if value is None:
+                continue
+            try:
+                cleaned[name] = dollars_to_cents(value, str(self.fields[name].label or name))
+            except PageInputError as exc:
+                self.add_error(name, str(exc))
+        return cleaned
+
+    def rate_dicts(self, fields: Sequence[str]) -> list[dict[str, Any]]:
+        """The complete new set of rates: each old rate with its fee(s) changed."""
+        rows = []
+        for i, rate in enumerate(self.rates):
+            row = {name: getattr(rate, name) for name in fields}
+            row["fee_cents"] = self.cleaned_data[f"fee_{i}"]
+            if rate.others_fee_cents is not None:
+                row["others_fee_cents"] = self.cleaned_data[f"others_fee_{i}"]
+            rows.append(row)
+        return rows
+
+
+def _dollars(cents: int) -> str:
+    whole, part = divmod(cents, 100)
+    return f"{whole}" if part == 0 else f"{whole}.{part:02d}"

@@ -1,0 +1,22 @@
+"""Page routes of the floor (included from casino/urls.py)."""
+
+from django.urls import path
+
+from web import floor_views, terminal_views
+from web.home_views import HomeView
+
+app_name = "tables"
+
+urlpatterns = [
+    path("", HomeView.as_view(), name="home"),
+    # the dealer terminal
+    path("tables/<int:number>/", terminal_views.TerminalView.as_view(), name="terminal"),
+    path("tables/<int:number>/start/", terminal_views.StartHandView.as_view(), name="start-hand"),
+    path("hands/<int:pk>/showdown/", terminal_views.ShowdownView.as_view(), name="showdown"),
+    path("hands/<int:pk>/confirm/", terminal_views.ConfirmView.as_view(), name="confirm"),
+    path("hands/<int:pk>/misdeal/", terminal_views.MisdealView.as_view(), name="misdeal"),
+    # the floor manager
+    path("floor/tables/<int:number>/", floor_views.ManageTableView.as_view(), name="manage"),
+    path("floor/schedules/", floor_views.ScheduleListView.as_view(), name="schedules"),
+    path("floor/schedules/<str:code>/", floor_views.ScheduleView.as_view(), name="schedule"),
+]

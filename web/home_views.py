@@ -1,0 +1,63 @@
+"""Pages of the floor. The home page is the floor overview: every open table's game, stakes and
+seats, its hands and fees this shift, and a banner when the latest ledger check failed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.mixins import PermissionRequiredMixin
+from django.db.models import Count, Q
+from django.views.generic import TemplateView
+
+from ledger.models import Account, AccountKind
+from ledger.selectors import latest_integrity_failure
+from ledger.shifts import Shift
+from tables.models import Hand, HandStatus, Table, TableStatus
+
+
+class HomeView(PermissionRequiredMixin, TemplateView):
+    """``/``: the floor overview (login required by middleware). Refreshes itself every 30 s."""
+
+    template_name = "tables/home.html"
+    permission_required = "tables.view_table"
+    refresh_seconds = 30
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        shift = Shift.current()
+        tables = list(
+            Table.objects.filter(status=TableStatus.OPEN)
+            .select_related("game", "stakes", "collection_schedule")
+            .annotate(seated=Count("seatings", filter=Q(seatings__left_at__isnull=True)))
+            .order_by("number")
+        )
+        ids = [t.pk for t in tables]
+        # Hands dealt this shift (a misdeal's void hand is not one); the fees are the balance of
+        # each table's house-collection account for the shift (fees returned on a misdeal are off).
+        hands = dict(
+            Hand.objects.filter(table_id__in=ids, dealt_at__gte=shift.bounds()[0])
+            .exclude(status=HandStatus.VOID)
+            .values_list("table_id")
+            .annotate(n=Count("id"))
+        )
+        fees = dict(
+            Account.objects.filter(
+                kind=AccountKind.HOUSE_COLLECTION,
+                table_id__in=ids,
+                shift_date=shift.business_date,
+                shift_code=shift.code,
+            ).values_list("table_id", "balance")
+        )
+        for table in tables:
+            table.hands_this_shift = hands.get(table.pk, 0)
+            table.fees_this_shift_cents = fees.get(table.pk, 0)
+        context.update(
+            tables=tables,
+            shift=shift,
+            integrity_failure=latest_integrity_failure(),
+            closed_tables=Table.objects.exclude(status=TableStatus.OPEN)
+            .select_related("game", "stakes")
+            .order_by("number"),
+            refresh_seconds=self.refresh_seconds,
+        )
+        return context

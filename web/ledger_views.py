@@ -1,0 +1,445 @@
+"""Report pages (under ``/reports/``). Every page needs a login (``LoginRequiredMiddleware``) and
+``ledger.view_reports``; entering drop counts, corrections, sign-offs, waivers and closing a shift
+need their own ``add_*``/``sign_off_variance`` permissions (docs/reports.md). Views only read
+input, call a report builder or a service, and render.
+
+Every report page shows its filters, the time it was made, the software version and the sha256 of
+its CSV export; ``?format=csv`` or ``?format=pdf`` downloads that export of the same report
+(``X-Content-SHA256`` carries the file's own digest). Hand history and the journal are paged: their
+page exports cover the page; a whole-period export is requested in the background (``exports``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.mixins import PermissionRequiredMixin
+from django.db import transaction
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views import View
+
+from backoffice import charts, exports, tasks
+from backoffice.closing import close_shift, frozen_matches_live
+from backoffice.drop_counts import correct_drop_count, record_drop_count, sign_off_variance
+from backoffice.reports import changes, collection, drops, hands, integrity, journal, statement
+from backoffice.reports.common import ReportFilterError, ReportFilters
+from backoffice.waivers import waive_fee
+from ledger.errors import RecordError
+from ledger.models import DropCount, ExportStatus, IntegrityCheck, ReportExport, ReportKind, ShiftClose
+from tables.models import Hand, Player, Table
+from web.ledger_forms import (
+    CloseShiftForm,
+    DropCorrectionForm,
+    DropCountForm,
+    ExportRequestForm,
+    FilterForm,
+    SignOffForm,
+    WaiverForm,
+)
+
+VIEW_REPORTS = "ledger.view_reports"
+
+
+class ReportPermission(PermissionRequiredMixin):
+    """403 for a signed-in user without the permission (anonymous users never get here: the
+    login middleware sends them to the login page)."""
+
+    permission_required: Any = VIEW_REPORTS
+    raise_exception = True
+
+
+class ReportPage(ReportPermission, View):
+    """A report page: filters from the query string, the report, its export checksum; ``format``
+    csv/pdf downloads the export instead."""
+
+    kind: ReportKind
+    template_name: str
+    paged = False
+
+    def build(self, filters: ReportFilters, request: HttpRequest) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def extra_context(self, report: Any) -> dict[str, Any]:
+        return {}
+
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        self.kwargs = kwargs
+        try:
+            filters = ReportFilters.from_params(request.GET)
+            report = self.build(filters, request)
+        except ReportFilterError as exc:
+            context = {"form": FilterForm(request.GET), "errors": exc.errors, "kind": self.kind}
+            return render(request, "reports/filter_error.html", context, status=400)
+        report, _ = exports.with_export_sha(report)
+        export_format = request.GET.get("format", "")
+        if export_format in ("csv", "pdf"):
+            data, content_type = exports.render(report, export_format)
+            name = exports.filename_for(self.kind, request.GET, export_format)
+            return exports.download_response(data, content_type, name)
+        query = request.GET.dict()  # each parameter's last value, as QueryDict.dict() gives
+        query.pop("format", None)
+        context = {
+            "report": report,
+            "meta": report.meta,
+            "filters": filters,
+            "form": FilterForm(request.GET or filters.as_params()),
+            "kind": self.kind,
+            "csv_url": "?" + urlencode({**query, "format": "csv"}),
+            "pdf_url": "?" + urlencode({**query, "format": "pdf"}),
+            "export_params": {key: value for key, value in query.items() if key not in {"offset", "limit"}},
+            "can_export": True,
+        }
+        context.update(self.extra_context(report))
+        return render(request, self.template_name, context)
+
+
+def _pages(report: Any, request: HttpRequest) -> dict[str, Any]:
+    query = request.GET.copy()
+    query.pop("format", None)
+    links: dict[str, Any] = {"first": report.offset + 1, "last": report.offset + report.limit}
+    if report.offset > 0:
+        query["offset"] = str(max(report.offset - report.limit, 0))
+        links["previous_url"] = "?" + query.urlencode()
+    if report.offset + report.limit < report.total:
+        query["offset"] = str(report.offset + report.limit)
+        links["next_url"] = "?" + query.urlencode()
+    links["last"] = min(links["last"], report.total)
+    return {"pages": links}
+
+
+def _int(request: HttpRequest, name: str, default: int) -> int:
+    try:
+        return int(request.GET.get(name, default))
+    except ValueError:
+        raise ReportFilterError({name: "must be a number"}) from None
+
+
+class IndexView(ReportPermission, View):
+    def get(self, request: HttpRequest) -> HttpResponse:
+        context = {
+            "last_check": IntegrityCheck.objects.order_by("-started_at", "-pk").first(),
+            "closes": ShiftClose.objects.order_by("-shift_date", "-pk")[:9],
+            "exports": ReportExport.objects.order_by("-requested_at", "-pk")[:10],
+            "kinds": ReportKind.choices,
+        }
+        return render(request, "reports/index.html", context)
+
+
+class CollectionView(ReportPage):
+    kind = ReportKind.COLLECTION
+    template_name = "reports/collection.html"
+
+    def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
+        return collection.build_collection_report(filters)
+
+    def extra_context(self, report: Any) -> dict[str, Any]:
+        return {
+            "hour_chart": charts.bar_chart(
+                report.by_hour, title="Net fees by hour of the hand's start (room clock)"
+            ),
+            "table_chart": charts.bar_chart(report.by_table, title="Net fees by table"),
+        }
+
+
+class HandHistoryView(ReportPage):
+    kind = ReportKind.HAND_HISTORY
+    template_name = "reports/hands.html"
+
+    def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
+        self.request = request
+        return hands.build_hand_history(
+            filters, offset=_int(request, "offset", 0), limit=_int(request, "limit", hands.DEFAULT_LIMIT)
+        )
+
+    def extra_context(self, report: Any) -> dict[str, Any]:
+        return _pages(report, self.request)
+
+
+class JournalView(ReportPage):
+    kind = ReportKind.JOURNAL
+    template_name = "reports/journal.html"
+
+    def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
+        self.request = request
+        return journal.build_journal(
+            filters, offset=_int(request, "offset", 0), limit=_int(request, "limit", journal.DEFAULT_LIMIT)
+        )
+
+    def extra_context(self, report: Any) -> dict[str, Any]:
+        return _pages(report, self.request)
+
+
+class PlayerStatementView(ReportPage):
+    kind = ReportKind.PLAYER_STATEMENT
+    template_name = "reports/statement.html"
+
+    def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
+        player = get_object_or_404(Player, pk=self.kwargs["player_id"])
+        return statement.build_player_statement(player, filters)
+
+    def extra_context(self, report: Any) -> dict[str, Any]:
+        return {"export_params_extra": {"player": report.player_id}}
+
+
+class PlayerSearchView(ReportPermission, View):
+    def get(self, request: HttpRequest) -> HttpResponse:
+        text = request.GET.get("q", "").strip()
+        found = (
+            Player.objects.filter(Q(name__icontains=text) | Q(member_number=text)).order_by("name", "pk")[
+                :100
+            ]
+            if text
+            else []
+        )
+        return render(request, "reports/players.html", {"q": text, "players": found})
+
+
+class IntegrityView(ReportPage):
+    kind = ReportKind.INTEGRITY
+    template_name = "reports/integrity.html"
+
+    def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
+        return integrity.build_integrity_report()
+
+
+class DropVarianceView(ReportPage):
+    kind = ReportKind.DROP_VARIANCE
+    template_name = "reports/drops.html"
+
+    def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
+        raw = request.GET.get("threshold_bp", "")
+        try:
+            threshold = int(raw) if raw else None
+        except ValueError:
+            raise ReportFilterError({"threshold_bp": "must be a whole number of basis points"}) from None
+        return drops.build_drop_variance_report(filters, threshold_bp=threshold)
+
+
+class ChangeLogView(ReportPage):
+    kind = ReportKind.CONFIG_CHANGES
+    template_name = "reports/changes.html"
+
+    def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
+        return changes.build_change_log(filters)
+
+
+# --- Records: drop counts, corrections, sign-offs, waivers, shift closes -----------------------------
+
+
+class RecordFormView(ReportPermission, View):
+    """GET shows the form; POST validates it and calls the service. A ``RecordError`` is shown on
+    the form (with a 400/403/409 status); success redirects with a message."""
+
+    form_class: type
+    template_name = "reports/record_form.html"
+    title = ""
+
+    def context(self, form: Any) -> dict[str, Any]:
+        return {"form": form, "title": self.title}
+
+    def initial(self) -> dict[str, Any]:
+        return {}
+
+    def get(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        self.kwargs = kwargs
+        return render(request, self.template_name, self.context(self.form_class(initial=self.initial())))
+
+    def post(self, request: HttpRequest, **kwargs: Any) -> HttpResponse:
+        self.kwargs = kwargs
+        form = self.form_class(request.POST)
+        if not form.is_valid():
+            return render(request, self.template_name, self.context(form), status=400)
+        try:
+            message, target = self.save(form.cleaned_data, request)
+        except RecordError as exc:
+            form.add_error(None, str(exc))
+            return render(request, self.template_name, self.context(form), status=exc.status)
+        messages.success(request, message)
+        return redirect(target)
+
+    def save(self, data: dict[str, Any], request: HttpRequest) -> tuple[str, str]:  # pragma: no cover
+        raise NotImplementedError
+
+
+def _table(number: int) -> Table:
+    table = Table.objects.filter(number=number).first()
+    if table is None:
+        raise RecordError(f"there is no table {number}", code="table_not_found", field="table")
+    return table
+
+
+class DropCountCreateView(RecordFormView):
+    permission_required = (VIEW_REPORTS, "ledger.add_dropcount")
+    form_class = DropCountForm
+    title = "Enter a drop count"
+
+    def initial(self) -> dict[str, Any]:
+        return {key: self.request.GET.get(key) for key in ("table", "shift") if self.request.GET.get(key)}
+
+    def save(self, data: dict[str, Any], request: HttpRequest) -> tuple[str, str]:
+        count = record_drop_count(
+            table=_table(data["table"]),
+            shift=data["shift"],
+            amount_cents=data["amount"],
+            counter_one=data["counter_one"],
+            counter_two=data["counter_two"],
+            note=data["note"],
+            by=request.user,
+        )
+        return f"Drop count {count.pk} recorded.", _drops_url(count)
+
+
+def _drops_url(count: DropCount) -> str:
+    day = count.shift_date.isoformat()
+    return reverse("reports:drops") + "?" + urlencode({"date_from": day, "date_to": day})
+
+
+class DropCountCorrectView(RecordFormView):
+    permission_required = (VIEW_REPORTS, "ledger.add_dropcount")
+    form_class = DropCorrectionForm
+    title = "Correct a drop count"
+
+    def context(self, form: Any) -> dict[str, Any]:
+        return {**super().context(form), "count": get_object_or_404(DropCount, pk=self.kwargs["pk"])}
+
+    def save(self, data: dict[str, Any], request: HttpRequest) -> tuple[str, str]:
+        count = get_object_or_404(DropCount, pk=self.kwargs["pk"])
+        new = correct_drop_count(
+            count=count,
+            amount_cents=data["amount"],
+            counter_one=data["counter_one"],
+            counter_two=data["counter_two"],
+            reason=data["reason"],
+            note=data["note"],
+            by=request.user,
+        )
+        return f"Drop count {count.pk} corrected by record {new.pk}.", _drops_url(new)
+
+
+class SignOffView(RecordFormView):
+    permission_required = (VIEW_REPORTS, "ledger.sign_off_variance")
+    form_class = SignOffForm
+    title = "Sign off a drop variance"
+
+    def context(self, form: Any) -> dict[str, Any]:
+        return {**super().context(form), "count": get_object_or_404(DropCount, pk=self.kwargs["pk"])}
+
+    def save(self, data: dict[str, Any], request: HttpRequest) -> tuple[str, str]:
+        count = get_object_or_404(DropCount, pk=self.kwargs["pk"])
+        sign_off = sign_off_variance(count=count, explanation=data["explanation"], by=request.user)
+        return f"Variance of drop count {count.pk} signed off ({sign_off.variance_cents} cents).", _drops_url(
+            count
+        )
+
+
+class WaiverCreateView(RecordFormView):
+    permission_required = (VIEW_REPORTS, "ledger.add_feewaiver")
+    form_class = WaiverForm
+    title = "Record a fee not collected"
+
+    def save(self, data: dict[str, Any], request: HttpRequest) -> tuple[str, str]:
+        hand = Hand.objects.filter(pk=data["hand"]).select_related("table").first()
+        player = Player.objects.filter(pk=data["player"]).first()
+        if hand is None or player is None:
+            raise RecordError("no such hand or player", code="not_found")
+        waiver = waive_fee(
+            hand=hand, player=player, amount_cents=data["amount"], reason=data["reason"], by=request.user
+        )
+        day = hand.created_at.date().isoformat()
+        return (
+            f"Waiver {waiver.pk} recorded.",
+            reverse("reports:collection") + "?" + urlencode({"date_from": day, "date_to": day}),
+        )
+
+
+class ShiftCloseListView(ReportPermission, View):
+    def get(self, request: HttpRequest) -> HttpResponse:
+        return render(
+            request,
+            "reports/shifts.html",
+            {"closes": ShiftClose.objects.select_related("closed_by")[:200], "form": CloseShiftForm()},
+        )
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        if not request.user.has_perm("ledger.add_shiftclose"):
+            return HttpResponse("Your role may not close shifts.", status=403)
+        form = CloseShiftForm(request.POST)
+        if not form.is_valid():
+            closes = ShiftClose.objects.select_related("closed_by")[:200]
+            return render(request, "reports/shifts.html", {"closes": closes, "form": form}, status=400)
+        try:
+            close = close_shift(shift=form.cleaned_data["shift"], by=request.user)
+        except RecordError as exc:
+            form.add_error("shift", str(exc))
+            closes = ShiftClose.objects.select_related("closed_by")[:200]
+            return render(request, "reports/shifts.html", {"closes": closes, "form": form}, status=exc.status)
+        verb = "was already closed" if close.was_replayed else "is closed"
+        messages.success(request, f"Shift {close.shift} {verb}.")
+        return redirect("reports:shift", pk=close.pk)
+
+
+class ShiftCloseDetailView(ReportPermission, View):
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        close = get_object_or_404(ShiftClose.objects.select_related("closed_by"), pk=pk)
+        if request.GET.get("format") == "csv":
+            return exports.download_response(
+                close.export_csv.encode(),
+                "text/csv; charset=utf-8",
+                f"shift-close-{close.shift}.csv".replace("/", "_"),
+            )
+        return render(
+            request,
+            "reports/shift.html",
+            {"close": close, "report": close.report, "matches_live": frozen_matches_live(close)},
+        )
+
+
+# --- Background exports ----------------------------------------------------------------------------------
+
+
+class ExportListView(ReportPermission, View):
+    def get(self, request: HttpRequest) -> HttpResponse:
+        rows = ReportExport.objects.select_related("requested_by").defer("content")[:200]
+        return render(request, "reports/exports.html", {"exports": rows, "form": ExportRequestForm()})
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        form = ExportRequestForm(request.POST)
+        params = {
+            key: value
+            for key, value in request.POST.items()
+            if key not in {"kind", "format", "csrfmiddlewaretoken"}
+        }
+        if form.is_valid():
+            try:
+                with transaction.atomic():
+                    export = exports.request_export(
+                        kind=form.cleaned_data["kind"],
+                        export_format=form.cleaned_data["format"],
+                        params=params,
+                        by=request.user,
+                    )
+                    tasks.enqueue_export(export)
+            except ReportFilterError as exc:
+                for field, message in exc.errors.items():
+                    form.add_error(None, f"{field}: {message}")
+            else:
+                messages.success(request, f"Export {export.pk} requested; it is built in the background.")
+                return redirect("reports:exports")
+        rows = ReportExport.objects.select_related("requested_by").defer("content")[:200]
+        return render(request, "reports/exports.html", {"exports": rows, "form": form}, status=400)
+
+
+class ExportDownloadView(ReportPermission, View):
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        export = get_object_or_404(ReportExport, pk=pk)
+        if export.status != ExportStatus.DONE or export.content is None:
+            raise Http404("The export is not ready.")
+        content_type = "text/csv; charset=utf-8" if export.format == "csv" else "application/pdf"
+        return exports.download_response(
+            bytes(export.content), content_type, export.filename or f"export-{export.pk}.{export.format}"
+        )

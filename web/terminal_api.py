@@ -1,0 +1,292 @@
+"""The dealer terminals' API (under ``/api/terminal/``): chips, fees, hands and their money.
+
+Views only translate HTTP to :mod:`handflow.services` calls and back. Every write needs an
+``Idempotency-Key`` header (:mod:`web.idempotency`). Errors: 400 bad input (the rules
+engine's message for a bad showdown), 403 permission, 404 unknown table/player/hand, 409 a
+conflict with the floor's or the ledger's state (chips locked during a hand, hand settled or
+void, idempotency conflict, insufficient chips).
+
+Who may do what (:mod:`tables.roles`; docs/hand-flow.md): dealers run hands (start, showdown,
+confirm, misdeal) and sell chips at their table (buy-ins, rebuys: ``tables.sell_chips``); the
+cage and floor managers cash players out (``tables.cash_out_chips``); seating a player with a
+buy-in needs the floor's ``tables.manage_floor``; auditors read and change nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from handflow import services as hand_flow
+from tables.errors import FloorNotFound, FloorValidationError
+from tables.models import ChipMovement, Game, Hand, Player, Table
+from web.floor_api import _input, _table
+from web.floor_serializers import ErrorSerializer
+from web.idempotency import IDEMPOTENCY_HEADER, idempotent, ledger_key
+from web.permissions import ActionPermissionMixin
+from web.terminal_serializers import (
+    BuyInSerializer,
+    CashOutSerializer,
+    ChipMovementSerializer,
+    ConfirmSerializer,
+    FeePreviewSerializer,
+    MisdealSerializer,
+    PlayerChipsSerializer,
+    RebuySerializer,
+    ShowdownSerializer,
+    TableChipsSerializer,
+    TerminalHandSerializer,
+    TerminalStartHandSerializer,
+)
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Invalid input (a bad showdown: the engine's message)"),
+    403: OpenApiResponse(ErrorSerializer, description="Your role does not allow this"),
+    404: OpenApiResponse(ErrorSerializer, description="Unknown table, player or hand"),
+    409: OpenApiResponse(
+        ErrorSerializer,
+        description="Conflicts with the state: chips locked in a hand, hand settled or void, key reused",
+    ),
+}
+
+
+def _player(player_id: int) -> Player:
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise FloorNotFound(f"There is no player {player_id}.", code="player_not_found", field="player")
+    return player
+
+
+def _game(slug: str | None) -> Game | None:
+    if not slug:
+        return None
+    game = Game.objects.filter(slug=slug).first()
+    if game is None:
+        raise FloorValidationError(f"There is no game {slug!r}.", code="unknown_game", field="game")
+    return game
+
+
+def _movement(movement: ChipMovement, created: int = status.HTTP_201_CREATED) -> Response:
+    code = status.HTTP_200_OK if movement.was_replayed else created
+    return Response(ChipMovementSerializer(movement).data, status=code)
+
+
+class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]):
+    """A table as a dealer terminal works it: chips, fee preview, starting hands."""
+
+    queryset = Table.objects.select_related("game", "stakes", "collection_schedule")
+    lookup_field = "number"
+    lookup_value_regex = r"[0-9]{1,5}"  # ASCII digits (\d admits other scripts' digits)
+    serializer_class = TableChipsSerializer
+    action_permissions = {
+        "chips": ["tables.view_chipmovement"],
+        "fees": ["tables.view_hand"],
+        "buy_in": ["tables.sell_chips"],
+        "rebuy": ["tables.sell_chips"],
+        "cash_out": ["tables.cash_out_chips"],
+        "start_hand": ["tables.run_hand"],
+    }
+
+    def get_object(self) -> Table:
+        return _table(int(self.kwargs["number"]))
+
+    @extend_schema(responses={200: TableChipsSerializer, **ERRORS}, summary="Players' chips at the table")
+    @action(detail=True, methods=["get"])
+    def chips(self, request: Request, number: str | None = None) -> Response:
+        table = self.get_object()
+        rows = hand_flow.table_chips(table=table)
+        return Response(
+            {
+                "table": table.number,
+                "rules": hand_flow.table_rules(table).as_dict(),
+                # many_init() is what many=True calls; the stubs take a plain Serializer's instance
+                # to be one object, many or not.
+                "players": PlayerChipsSerializer.many_init(rows).data,
+            }
+        )
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("game", OpenApiTypes.STR, description="Dealer's choice: the game picked."),
+            OpenApiParameter("sit_out", OpenApiTypes.STR, description="Seats sitting out, comma separated."),
+        ],
+        responses={200: FeePreviewSerializer, **ERRORS},
+        summary="Preview the next hand's fees and players dealt in (nothing is written)",
+    )
+    @action(detail=True, methods=["get"])
+    def fees(self, request: Request, number: str | None = None) -> Response:
+        table = self.get_object()
+        raw = request.query_params.get("sit_out", "")
+        try:
+            sit_out = [int(s) for s in raw.split(",") if s.strip()]
+        except ValueError:
+            raise FloorValidationError(
+                f"sit_out must be seat numbers, got {raw!r}.", field="sit_out"
+            ) from None
+        plan = hand_flow.preview_fees(
+            table=table, game=_game(request.query_params.get("game")), sit_out_seat_numbers=sit_out
+        )
+        return Response(FeePreviewSerializer(FeePreviewSerializer.from_plan(plan)).data)
+
+    @extend_schema(
+        request=BuyInSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: ChipMovementSerializer, **ERRORS},
+        summary="Buy in (the session's first chips; seats the player if a seat is given)",
+    )
+    @action(detail=True, methods=["post"], url_path="buy-in")
+    @idempotent
+    def buy_in(self, request: Request, number: str | None = None, *, idempotency_key: str) -> Response:
+        table = self.get_object()
+        data = _input(BuyInSerializer, request)
+        if data.get("seat_number") is not None and not request.user.has_perm("tables.manage_floor"):
+            raise PermissionDenied("Seating a player is the floor's job; seat the player first.")
+        movement = hand_flow.buy_in(
+            table=table,
+            player=_player(data["player"]),
+            amount_cents=data["amount_cents"],
+            seat_number=data.get("seat_number"),
+            by=request.user,
+            idempotency_key=ledger_key(idempotency_key),
+        )
+        return _movement(movement)
+
+    @extend_schema(
+        request=RebuySerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: ChipMovementSerializer, **ERRORS},
+        summary="Rebuy (a full rebuy, or the session's one short rebuy)",
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def rebuy(self, request: Request, number: str | None = None, *, idempotency_key: str) -> Response:
+        table = self.get_object()
+        data = _input(RebuySerializer, request)
+        movement = hand_flow.rebuy(
+            table=table,
+            player=_player(data["player"]),
+            amount_cents=data["amount_cents"],
+            by=request.user,
+            idempotency_key=ledger_key(idempotency_key),
+        )
+        return _movement(movement)
+
+    @extend_schema(
+        request=CashOutSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: ChipMovementSerializer, **ERRORS},
+        summary="Cash out: the player leaves the table with all their chips",
+    )
+    @action(detail=True, methods=["post"], url_path="cash-out")
+    @idempotent
+    def cash_out(self, request: Request, number: str | None = None, *, idempotency_key: str) -> Response:
+        table = self.get_object()
+        data = _input(CashOutSerializer, request)
+        movement = hand_flow.cash_out(
+            table=table,
+            player=_player(data["player"]),
+            by=request.user,
+            idempotency_key=ledger_key(idempotency_key),
+        )
+        return _movement(movement)
+
+    @extend_schema(
+        request=TerminalStartHandSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: TerminalHandSerializer, **ERRORS},
+        summary="Start the next hand: deal in who can pay, collect the fees, deal",
+    )
+    @action(detail=True, methods=["post"], url_path="hands")
+    @idempotent
+    def start_hand(self, request: Request, number: str | None = None, *, idempotency_key: str) -> Response:
+        table = self.get_object()
+        data = _input(TerminalStartHandSerializer, request)
+        hand = hand_flow.start_hand(
+            table=table,
+            game=_game(data.get("game")),
+            sit_out_seat_numbers=data.get("sit_out_seat_numbers") or (),
+            expected_fees=data["expected_fees"],
+            by=request.user,
+        )
+        return Response(TerminalHandSerializer.from_hand(hand, fresh=True), status=status.HTTP_201_CREATED)
+
+
+class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
+    """A hand as a dealer terminal runs it: the showdown, its confirmation, a misdeal."""
+
+    queryset = Hand.objects.all()
+    serializer_class = TerminalHandSerializer
+    action_permissions = {
+        "retrieve": ["tables.view_hand", "tables.view_handresult"],
+        "showdown": ["tables.run_hand"],
+        "confirm": ["tables.run_hand"],
+        "misdeal": ["tables.run_hand"],
+    }
+
+    def _hand(self) -> Hand:
+        # get(), not first(): first() would order by Hand's Meta ordering, a join to the table.
+        try:
+            return Hand.objects.get(pk=self.kwargs["pk"])
+        except Hand.DoesNotExist:
+            raise FloorNotFound(f"There is no hand {self.kwargs['pk']}.", code="hand_not_found") from None
+
+    @extend_schema(
+        responses={200: TerminalHandSerializer, **ERRORS}, summary="The hand, its fees and its reading"
+    )
+    def retrieve(self, request: Request, pk: str | None = None) -> Response:
+        return Response(TerminalHandSerializer.from_hand(self._hand()))
+
+    @extend_schema(
+        request=ShowdownSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: TerminalHandSerializer, **ERRORS},
+        summary="Submit the showdown: the engine's reading and the payments, to confirm",
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def showdown(self, request: Request, pk: str | None = None, *, idempotency_key: str) -> Response:
+        hand = self._hand()
+        _input(ShowdownSerializer, request)  # the shape; the flow checks the content
+        submitted = request.data
+        assert isinstance(submitted, Mapping)  # the shape is an object (else _input answered 400)
+        reading = hand_flow.submit_showdown(hand=hand, submitted=submitted, by=request.user)
+        return Response(TerminalHandSerializer.from_hand(reading.hand, fresh=True, reading=reading))
+
+    @extend_schema(
+        request=ConfirmSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: TerminalHandSerializer, **ERRORS},
+        summary="Confirm the reading: post the settlement and settle the hand",
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def confirm(self, request: Request, pk: str | None = None, *, idempotency_key: str) -> Response:
+        hand = self._hand()
+        data = _input(ConfirmSerializer, request)
+        reading = hand_flow.confirm_settlement(hand=hand, by=request.user, revision=data.get("revision"))
+        return Response(
+            TerminalHandSerializer.from_hand(
+                reading.hand, replayed=reading.was_replayed, fresh=True, reading=reading
+            )
+        )
+
+    @extend_schema(
+        request=MisdealSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: TerminalHandSerializer, **ERRORS},
+        summary="Misdeal: void the hand, return its fees (unless the table keeps them)",
+    )
+    @action(detail=True, methods=["post"])
+    @idempotent
+    def misdeal(self, request: Request, pk: str | None = None, *, idempotency_key: str) -> Response:
+        hand = self._hand()
+        data = _input(MisdealSerializer, request)
+        voided = hand_flow.misdeal(hand=hand, reason=data["reason"], by=request.user)
+        return Response(TerminalHandSerializer.from_hand(voided, replayed=voided.was_replayed))
