@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -417,6 +418,37 @@ def sections_of(report: Any) -> list[Section]:
 # --- CSV ------------------------------------------------------------------------------------------
 
 
+#: A cell a spreadsheet would run as a formula: it starts with ``= + - @`` (or a tab or carriage
+#: return, which some spreadsheets skip before one). A player named ``=HYPERLINK("http://x","y")``
+#: was written as a live formula into the player statement's CSV.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: ... unless it is a number or an amount as the reports write them (``-3``, ``-$1.50``).
+_NUMBER = re.compile(r"-?\$?[0-9][0-9,]*(\.[0-9]+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """``value`` as a CSV cell that no spreadsheet runs as a formula (OWASP's CSV injection advice:
+    a text starting like a formula gets a leading ``'``, shown by spreadsheets as text)."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    """A ``csv.writer`` whose every cell goes through :func:`csv_cell`: the one CSV writer of the
+    exports (every report's CSV, the shift close's, the API's and the pages' downloads)."""
+
+    def __init__(self, buffer: io.StringIO) -> None:
+        self._writer = csv.writer(buffer, lineterminator="\r\n")
+
+    def writerow(self, row: Iterable[Any]) -> None:
+        self._writer.writerow([csv_cell(cell) for cell in row])
+
+    def writerows(self, rows: Iterable[Iterable[Any]]) -> None:
+        for row in rows:
+            self.writerow(row)
+
+
 def _csv_head(writer: Any, meta: ReportMeta) -> None:
     writer.writerow(["report", meta.title])
     writer.writerow(["filters", meta.filters_text])
@@ -435,7 +467,7 @@ def to_csv(report: Any) -> bytes:
     """The report's CSV (UTF-8, ``\\r\\n`` line ends): a head of title, filters and software
     version, then each section with its headers. Deterministic (no generation time)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer = _SafeWriter(buffer)
     _csv_head(writer, report.meta)
     _csv_sections(writer, sections_of(report))
     return buffer.getvalue().encode()

@@ -69,6 +69,11 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tables.change_collectionschedule",
         "tables.add_collectionscheduleversion",
         "tables.add_collectionrate",
+        # The drop count and its variance sign-off are the floor's (docs/reports.md); the report
+        # pages they sit on need the reports' view.
+        "ledger.view_reports",
+        "ledger.add_dropcount",
+        "ledger.sign_off_variance",
     ],
 }
 

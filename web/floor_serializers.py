@@ -28,6 +28,7 @@ from tables.models import (
     Stakes,
     Table,
 )
+from tables.services import RATE_FIELDS
 from tables.validators import integer_problem, rates_fee_warnings
 
 
@@ -115,24 +116,7 @@ class CollectionRateSerializer(serializers.ModelSerializer[CollectionRate]):
 
     class Meta:
         model = CollectionRate
-        fields = (
-            "structure",
-            "small_bet_cents",
-            "big_bet_cents",
-            "alt_small_bet_cents",
-            "alt_big_bet_cents",
-            "buy_in_min_cents",
-            "buy_in_max_cents",
-            "point_min_cents",
-            "point_max_cents",
-            "players_min",
-            "players_max",
-            "payer",
-            "fee_cents",
-            "others_fee_cents",
-            "limits_label",
-            "fee_label",
-        )
+        fields = (*RATE_FIELDS, "limits_label", "fee_label")
 
 
 class WholeNumberField(serializers.IntegerField):

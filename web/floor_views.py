@@ -10,6 +10,7 @@ idempotency key ``page:<token>``).
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -27,7 +28,7 @@ from ledger import selectors as ledger_selectors
 from ledger.errors import LedgerError
 from tables import services
 from tables.errors import FloorError
-from tables.models import CollectionSchedule, Player, Seating, Table, TableStatus
+from tables.models import ChipMovement, CollectionSchedule, Player, Seating, Table, TableStatus
 from tables.selectors import active_seatings
 from tables.services import RATE_FIELDS
 from web.floor_forms import PageInputError, ScheduleRevisionForm, dollars_to_cents
@@ -45,6 +46,24 @@ def _table(number: int) -> Table:
 
 def _manage_url(number: int) -> str:
     return reverse("tables:manage", args=[number])
+
+
+CHIP_ACTIONS = frozenset({"buy_in", "rebuy", "cash_out"})
+#: The token a page puts in each of its forms (``uuid4().hex``; tests post short ones).
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _key(request: HttpRequest, action: str) -> str:
+    """The ledger key of a chip form's posting: the page's token, its action and who posted it
+    (a replay is the same user's same form)."""
+    return f"page:{request.user.pk}:{request.POST['token']}:{action}"
+
+
+def _done(request: HttpRequest, movement: ChipMovement, text: str) -> None:
+    if movement.was_replayed:
+        messages.info(request, f"That form was already posted ({text}); nothing was posted again.")
+    else:
+        messages.success(request, text)
 
 
 def _int(value: str | None) -> int | None:
@@ -79,7 +98,6 @@ class ManageTableView(PermissionRequiredMixin, View):
         action = request.POST.get("action", "")
         data = request.POST
         by = request.user
-        key = f"page:{data.get('token', '')}:{action}"
         try:
             if action == "open":
                 services.open_table(table=table, by=by, reason=data.get("reason", ""))
@@ -87,6 +105,11 @@ class ManageTableView(PermissionRequiredMixin, View):
             elif action == "close":
                 services.close_table(table=table, by=by, reason=data.get("reason", ""))
                 messages.success(request, f"Table {number} is closed.")
+            elif action in CHIP_ACTIONS and not _TOKEN.fullmatch(data.get("token", "")):
+                # Each chip form carries the token of the page that drew it: the key of its one
+                # posting. Without one, every such form would share one key (a second player's
+                # buy-in refused as "already used").
+                raise PageInputError("This form has no token: reload the page and post it again.")
             elif action == "buy_in":
                 # A walk-in is created by the buy-in itself, in its transaction: a refused buy-in
                 # leaves no player behind.
@@ -100,18 +123,23 @@ class ManageTableView(PermissionRequiredMixin, View):
                     amount_cents=amount,
                     seat_number=_int(data.get("seat_number")),
                     by=by,
-                    idempotency_key=key,
+                    idempotency_key=_key(request, action),
                 )
-                messages.success(request, f"{movement.player.name} bought in for ${amount / 100:,.2f}.")
+                _done(request, movement, f"{movement.player.name} bought in for ${amount / 100:,.2f}.")
             elif action == "rebuy":
                 player = self._player(data)
                 amount = dollars_to_cents(data.get("amount", ""), "amount")
-                hand_flow.rebuy(table=table, player=player, amount_cents=amount, by=by, idempotency_key=key)
-                messages.success(request, f"{player.name} rebought for ${amount / 100:,.2f}.")
+                key = _key(request, action)
+                movement = hand_flow.rebuy(
+                    table=table, player=player, amount_cents=amount, by=by, idempotency_key=key
+                )
+                _done(request, movement, f"{player.name} rebought for ${amount / 100:,.2f}.")
             elif action == "cash_out":
                 player = self._player(data)
-                movement = hand_flow.cash_out(table=table, player=player, by=by, idempotency_key=key)
-                messages.success(request, f"{player.name} cashed out ${movement.amount_cents / 100:,.2f}.")
+                movement = hand_flow.cash_out(
+                    table=table, player=player, by=by, idempotency_key=_key(request, action)
+                )
+                _done(request, movement, f"{player.name} cashed out ${movement.amount_cents / 100:,.2f}.")
             elif action in ("move", "unseat", "change_table"):
                 seating = get_object_or_404(Seating, pk=_int(data.get("seating")), table=table, left_at=None)
                 if action == "change_table":

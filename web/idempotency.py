@@ -69,8 +69,8 @@ def _body(request: Request) -> Any:
 
 
 def request_digest(request: Request) -> str:
-    """sha256 of the request's method, path and JSON body (the user is not part of it: a retry
-    from another terminal is still the same request)."""
+    """sha256 of the request's method, path and JSON body. (The user is checked apart: a replay is
+    only ever the same user's, on whichever terminal.)"""
     body = json.loads(json.dumps(_body(request), default=str))
     return digest_of({"method": request.method, "path": request.path, "body": body})
 
@@ -97,6 +97,12 @@ def _claim(*, key: str, digest: str, request: Request) -> IdempotentRequest | No
     existing = IdempotentRequest.objects.filter(key=key).first()
     if existing is None:  # pragma: no cover - the row that conflicted was deleted meanwhile
         raise IntegrityError(f"the Idempotency-Key {key!r} conflicts with a request that is gone")
+    if existing.user_id != (user.pk if user is not None else None):
+        # A replay is the same user's retry: another user (a dealer reusing a floor manager's
+        # key) would otherwise receive the stored answer of a request they may not make.
+        raise IdempotencyKeyReused(
+            f"The Idempotency-Key {key!r} was already used by another user.", field=HEADER
+        )
     if existing.request_digest != digest:
         raise IdempotencyKeyReused(
             f"The Idempotency-Key {key!r} was already used for another request "

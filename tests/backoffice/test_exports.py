@@ -170,3 +170,39 @@ def test_every_report_exports_to_csv_and_pdf(a_day: dt.date, kind: str) -> None:
     assert data.startswith(b"report,")
     pdf, content_type = exports.render(report, "pdf")
     assert (pdf[:5], content_type) == (b"%PDF-", "application/pdf")
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ('=HYPERLINK("http://x","y")', '\'=HYPERLINK("http://x","y")'),
+        ("+1+2", "'+1+2"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("-2+3", "'-2+3"),
+        ("\tdata", "'\tdata"),
+        ("\rdata", "'\rdata"),
+        ("-$1.50", "-$1.50"),  # an amount as the reports write it stays a number
+        ("-3", "-3"),
+        ("Kai Wong", "Kai Wong"),
+        (-150, -150),
+    ],
+)
+def test_csv_cells_are_never_formulas(cell: Any, written: Any) -> None:
+    assert exports.csv_cell(cell) == written
+
+
+def test_a_player_named_like_a_formula_is_text_in_the_statement_csv(
+    staff: dict[str, Any], room: Any, a_past_day: Any
+) -> None:
+    """CSV formula injection: the player statement wrote ``=HYPERLINK(...)`` as a live formula."""
+    table = room.table(71, schedule=room.limit_schedule())
+    (player, other) = room.seat(table, ['=HYPERLINK("http://x","y")', "Bo"])
+    room.hand(table, [player, other], at=at_local(a_past_day, 10))
+    client = Client()
+    client.force_login(staff["auditor"])
+    response = client.get(reverse("reports:statement", args=[player.pk]), {"format": "csv"})
+    assert response.status_code == 200
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    cells = [cell for row in rows for cell in row]
+    assert '\'=HYPERLINK("http://x","y")' in cells
+    assert not any(cell.startswith("=") for cell in cells)

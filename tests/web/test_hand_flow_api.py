@@ -312,3 +312,21 @@ def test_schema_lists_the_terminal_with_the_idempotency_header(db: None, tmp_pat
         headers = [p for p in operation["parameters"] if p["in"] == "header"]
         assert [(h["name"], h["required"]) for h in headers] == [("Idempotency-Key", True)], path
         assert {"400", "403", "404", "409"} <= set(operation["responses"]), path
+
+
+def test_a_key_replays_only_to_the_user_who_used_it(
+    client_for: Callable[[str | None], APIClient], table: Table, make_player: Callable[..., Player]
+) -> None:
+    """A dealer reusing a floor manager's Idempotency-Key got the stored 201 of a request a
+    dealer may not make (seating a player): another user's key is a conflict, not a replay."""
+    walk_in = make_player("Walk In")
+    body = {"player": walk_in.pk, "amount_cents": 2_000, "seat_number": 6}
+    url = f"/api/terminal/tables/{table.number}/buy-in/"
+    assert post(client_for("floor"), url, body, key="shared-key-01").status_code == 201
+    count = JournalTransaction.objects.count()
+    stolen = post(client_for("dealer"), url, body, key="shared-key-01")
+    assert (stolen.status_code, stolen.json()["code"]) == (409, "idempotency_conflict")
+    assert "another user" in stolen.json()["detail"]
+    again = post(client_for("floor"), url, body, key="shared-key-01")
+    assert (again.status_code, again["Idempotent-Replayed"]) == (201, "true")
+    assert JournalTransaction.objects.count() == count

@@ -225,6 +225,13 @@ def test_home_page_by_role(users: dict[str, Any], role: str, status: int) -> Non
         ("floor", "tables.manage_floor", True),
         ("floor", "tables.change_collectionschedule", True),
         ("floor", "tables.add_stakes", True),
+        # docs/reports.md: floor managers record drop counts and sign off variances.
+        ("floor", "ledger.view_reports", True),
+        ("floor", "ledger.add_dropcount", True),
+        ("floor", "ledger.sign_off_variance", True),
+        ("dealer", "ledger.add_dropcount", False),
+        ("dealer", "ledger.sign_off_variance", False),
+        ("auditor", "ledger.sign_off_variance", False),
         ("auditor", "tables.view_configchange", True),
         ("auditor", "tables.view_hand", True),
     ],
