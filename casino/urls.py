@@ -13,3 +13,6 @@ urlpatterns = [
     path("reports/", include("web.ledger_urls")),
     path("", include("web.floor_urls")),
 ]
+
+# The API's 404 for a path that is no route has the API's documented error body (web/errors.py).
+handler404 = "web.errors.not_found"

@@ -37,11 +37,18 @@ def _username(user: AbstractBaseUser | None) -> str | None:
 
 
 class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
-    """The body of every floor error (400, 404, 409)."""
+    """The body of every error of the API (400, 401, 403, 404, 405, 409, 415)."""
 
-    code = serializers.CharField(help_text="Stable, machine readable: seat_taken, table_closed, ...")
+    code = serializers.CharField(
+        help_text="Stable, machine readable: invalid, seat_taken, table_closed, permission_denied, ..."
+    )
     detail = serializers.CharField(help_text="What went wrong, for people.")
     field = serializers.CharField(required=False, help_text="The input at fault, when there is one.")
+    errors = serializers.DictField(  # type: ignore[assignment]  # a declared field, not Serializer.errors
+        child=serializers.CharField(),
+        required=False,
+        help_text="Every problem found, by input (a validation error).",
+    )
 
 
 class GameSerializer(serializers.ModelSerializer[Game]):

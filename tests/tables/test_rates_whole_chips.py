@@ -261,8 +261,9 @@ def test_the_api_refuses_a_fee_that_is_not_an_integer(
         "/api/schedules/", {"code": "T", "name": "t", "rates": [api_rate(fee_cents=fee)]}, format="json"
     )
     assert response.status_code == 400, response.json()
-    # DRF reports a list's errors by index: {"rates": {"0": {"fee_cents": [...]}}}.
-    assert "whole number" in response.json()["rates"]["0"]["fee_cents"][0]
+    body = response.json()  # the documented error body, the field named as the domain names it
+    assert (body["code"], body["field"]) == ("invalid", "rates[0].fee_cents")
+    assert "whole number" in body["errors"]["rates[0].fee_cents"]
     assert not CollectionSchedule.objects.filter(code="T").exists()
 
 

@@ -124,7 +124,10 @@ def test_unknown_reference_is_400(floor: APIClient, house: None) -> None:
         format="json",
     )
     assert response.status_code == 400
-    assert "game" in response.json()
+    body = response.json()  # the documented error body: {code, detail, field, errors}
+    assert (body["code"], body["field"]) == ("invalid", "game")
+    assert body["detail"].startswith("game: ")
+    assert set(body["errors"]) == {"game"}
 
 
 class TestSeatings:
