@@ -93,6 +93,10 @@ def test_a_hand_id_that_is_not_a_number_is_not_found(
         "/api/games/a%00/",
         "/api/schedules/a%00/rates/",
         "/api/players/?search=a%00b",
+        "/api/config-changes/?object_id=99999999999999999999",
+        "/api/hands/?table=99999999999999999999",
+        "/api/seats/?table=99999999999999999999",
+        "/api/seatings/?player=99999999999999999999",
     ],
 )
 def test_lists_and_lookups_with_huge_numbers_or_a_nul(floor_api: APIClient, url: str) -> None:
