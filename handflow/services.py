@@ -23,8 +23,9 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 from django.db.models import ForeignKey
 from django.utils import timezone
@@ -176,6 +177,58 @@ def _replayed_walk_in(*, idempotency_key: str, table: Table, name: str, amount: 
     )
 
 
+class _Posting(Protocol):
+    """The ledger's buy-in, rebuy and cash-out postings: one shape."""
+
+    def __call__(
+        self,
+        *,
+        table: Table,
+        player: Player,
+        amount: int,
+        user: AbstractBaseUser | None,
+        idempotency_key: str,
+        memo: str = ...,
+    ) -> JournalTransaction: ...
+
+
+_LEDGER_POSTING: dict[str, _Posting] = {
+    ChipMovementKind.BUY_IN: ledger.buy_in,
+    ChipMovementKind.REBUY: ledger.rebuy,
+    ChipMovementKind.CASH_OUT: ledger.cash_out,
+}
+
+
+def _post_movement(
+    *,
+    kind: ChipMovementKind,
+    table: Table,
+    player: Player,
+    seating: Seating | None,
+    amount: int,
+    by: User,
+    idempotency_key: str,
+    memo: str,
+    is_short: bool = False,
+) -> ChipMovement:
+    """Post a buy-in, rebuy or cash-out to the ledger and record its :class:`ChipMovement`, in the
+    caller's transaction (the checks are the caller's)."""
+    user = floor.acting_user(by)
+    txn = _LEDGER_POSTING[kind](
+        table=table, player=player, amount=amount, user=user, idempotency_key=idempotency_key, memo=memo
+    )
+    return ChipMovement.objects.create(
+        table=table,
+        player=player,
+        seating=seating,
+        kind=kind,
+        amount_cents=amount,
+        is_short=is_short,
+        transaction=txn,
+        created_by=user,
+    )
+
+
 def table_rules(table: Table) -> ChipRules:
     """The chip rules of ``table`` (buy-in range, short rebuy, chips needed to be dealt in)."""
     return chip_rules(stakes=table.stakes, chip_unit_cents=table.chip_unit_cents)
@@ -243,22 +296,15 @@ def buy_in(
         raise AlreadyBoughtIn(f"{player} already bought in at table {table.number}; more chips are a rebuy.")
     chips = ledger_selectors.player_chips(table=table, player=player)
     table_rules(table).check_buy_in(amount=amount_cents, chips_before=chips)
-    txn = ledger.buy_in(
-        table=table,
-        player=player,
-        amount=amount_cents,
-        user=floor.acting_user(by),
-        idempotency_key=idempotency_key,
-        memo=f"Buy-in, table {table.number} seat {seating.seat.number}",
-    )
-    return ChipMovement.objects.create(
+    return _post_movement(
+        kind=ChipMovementKind.BUY_IN,
         table=table,
         player=player,
         seating=seating,
-        kind=ChipMovementKind.BUY_IN,
-        amount_cents=amount_cents,
-        transaction=txn,
-        created_by=floor.acting_user(by),
+        amount=amount_cents,
+        by=by,
+        idempotency_key=idempotency_key,
+        memo=f"Buy-in, table {table.number} seat {seating.seat.number}",
     )
 
 
@@ -293,23 +339,16 @@ def rebuy(*, table: Table, player: Player, amount_cents: int, by: User, idempote
             f"{player} already made the one short rebuy of this session; a rebuy is now at least "
             f"{format_cents(table_rules(table).minimum_cents)}."
         )
-    txn = ledger.rebuy(
-        table=table,
-        player=player,
-        amount=amount_cents,
-        user=floor.acting_user(by),
-        idempotency_key=idempotency_key,
-        memo=f"{'Short rebuy' if is_short else 'Rebuy'}, table {table.number} seat {seating.seat.number}",
-    )
-    return ChipMovement.objects.create(
+    return _post_movement(
+        kind=ChipMovementKind.REBUY,
         table=table,
         player=player,
         seating=seating,
-        kind=ChipMovementKind.REBUY,
-        amount_cents=amount_cents,
+        amount=amount_cents,
+        by=by,
+        idempotency_key=idempotency_key,
+        memo=f"{'Short rebuy' if is_short else 'Rebuy'}, table {table.number} seat {seating.seat.number}",
         is_short=is_short,
-        transaction=txn,
-        created_by=floor.acting_user(by),
     )
 
 
@@ -337,22 +376,15 @@ def cash_out(*, table: Table, player: Player, by: User, idempotency_key: str) ->
     seating = _active_seating(table, player)
     if seating is not None:
         floor.unseat_player(seating=seating, by=by)
-    txn = ledger.cash_out(
-        table=table,
-        player=player,
-        amount=chips,
-        user=floor.acting_user(by),
-        idempotency_key=idempotency_key,
-        memo=f"Cash-out, table {table.number}",
-    )
-    return ChipMovement.objects.create(
+    return _post_movement(
+        kind=ChipMovementKind.CASH_OUT,
         table=table,
         player=player,
         seating=seating,
-        kind=ChipMovementKind.CASH_OUT,
-        amount_cents=chips,
-        transaction=txn,
-        created_by=floor.acting_user(by),
+        amount=chips,
+        by=by,
+        idempotency_key=idempotency_key,
+        memo=f"Cash-out, table {table.number}",
     )
 
 
