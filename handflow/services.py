@@ -162,7 +162,9 @@ def _replayed_movement(
 def _replayed_walk_in(*, idempotency_key: str, table: Table, name: str, amount: int) -> ChipMovement | None:
     """:func:`_replayed_movement` for a walk-in's buy-in: the retry names the player it created."""
     movement = (
-        ChipMovement.objects.filter(transaction__idempotency_key=idempotency_key).select_related("player").first()
+        ChipMovement.objects.filter(transaction__idempotency_key=idempotency_key)
+        .select_related("player")
+        .first()
     )
     if movement is None:
         return None
@@ -1024,7 +1026,7 @@ def _engine_input(
     return result
 
 
-def _postings(
+def settlement_postings(
     *,
     hand: Hand,
     hand_players: Sequence[HandPlayer],
@@ -1143,7 +1145,9 @@ def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Ha
         reading = decide(engine_input)
     except ShowdownError as exc:
         raise InvalidShowdown(str(exc)) from None
-    postings = _postings(hand=hand, hand_players=hand_players, engine_input=engine_input, reading=reading)
+    postings = settlement_postings(
+        hand=hand, hand_players=hand_players, engine_input=engine_input, reading=reading
+    )
     now, user = timezone.now(), floor.acting_user(by)
     values = {
         "status": ReadingStatus.PROPOSED,
