@@ -20,7 +20,9 @@ $(STAMP): requirements.lock
 
 install: $(STAMP)
 
-# Migrate, load the house data (seed 004) and the demo floor; safe to run again.
+# Migrate, load the house data (seed 004) and the demo floor; safe to run again. With
+# DATABASE_OWNER_URL (least-privilege roles, README), migrate runs as the owner and then grants the
+# app's role (DATABASE_URL) its rights; the loading runs as the app.
 setup: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_house_data
@@ -31,7 +33,8 @@ run: setup serve
 serve: install
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-# The whole suite: on PostgreSQL when DATABASE_URL points there, on SQLite otherwise.
+# The whole suite: on PostgreSQL when DATABASE_URL points there, on SQLite otherwise. With
+# DATABASE_OWNER_URL too, the owner makes the test database and the tests connect as the app's role.
 test: install
 	$(PY) -m pytest -n 2 -q $(PYTEST_ARGS)
 

@@ -1,33 +1,39 @@
 """Closing shifts and storing integrity checks: the services behind the Celery jobs (and the pages).
 
-* ``close_shift``: freeze a shift's collection report (all tables) with its checksums as a
-  ``ShiftClose``; closing a shift twice returns the first close (``was_replayed``).
+* ``close_shift``: freeze a shift's collection report (all tables) with its checksums and the
+  ledger's chain heads, signed (``ledger.anchors``), as a ``ShiftClose``; closing a shift twice
+  returns the first close (``was_replayed``).
 * ``close_ended_shifts``: close every shift that has ended and isn't closed yet, from the last
   close (or the first hand) on; the periodic job.
-* ``run_integrity_check``: ``verify_ledger()`` plus the database-guard check, stored as an
-  ``IntegrityCheck`` (the nightly job); ``ledger.selectors.latest_integrity_failure()`` reads it.
+* ``run_integrity_check``: ``backoffice.audit.verify_books()`` plus the database-guard check,
+  stored as an ``IntegrityCheck`` with the chain heads it saw, signed (the nightly job);
+  ``ledger.selectors.latest_integrity_failure()`` reads it.
+
+Each signed anchor is also appended to ``LEDGER_ANCHOR_DIR`` when that is set
+(``ledger.anchors.publish``), once its record is stored.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from backoffice.exports import with_export_sha
+from backoffice.audit import verify_books
+from backoffice.exports import anchor_sections, with_export_sha
 from backoffice.reports.collection import CollectionReport, build_collection_report
 from backoffice.reports.common import ReportFilters, content_sha256, to_jsonable
-from backoffice.reports.integrity import check_database_guards
+from backoffice.reports.integrity import check_database_guards, sign_heads
 from backoffice.version import software_version
+from ledger import anchors
 from ledger.errors import RecordConflict
 from ledger.hashing import sha256_hex
-from ledger.models import CheckSource, IntegrityCheck, JournalTransaction, ShiftClose
+from ledger.models import CheckSource, IntegrityCheck, IntegrityScope, JournalTransaction, ShiftClose
 from ledger.shifts import SHIFT_STARTS, Shift
-from ledger.verification import verify_ledger
 from tables.models import Hand
 
 if TYPE_CHECKING:
@@ -37,27 +43,35 @@ MAX_CLOSES_PER_RUN = 200
 """``close_ended_shifts`` closes at most this many shifts a run (the next run goes on)."""
 
 
-def _snapshot_report(shift: Shift) -> tuple[CollectionReport, bytes, int | None]:
-    """The shift's collection report, its CSV and the last transaction id, read in one snapshot
-    (REPEATABLE READ, READ ONLY on PostgreSQL when not nested in a caller's transaction)."""
+def _snapshot_report(
+    shift: Shift, *, at: dt.datetime
+) -> tuple[CollectionReport, bytes, int | None, dict[str, Any]]:
+    """The shift's collection report, its CSV (with the signed anchor), the last transaction id and
+    the ledger's chain heads signed as an anchor at ``at``, read in one snapshot (REPEATABLE READ,
+    READ ONLY on PostgreSQL when not nested in a caller's transaction)."""
     filters = ReportFilters.for_shift(shift)
     outermost = not connection.in_atomic_block
     with transaction.atomic():
         if connection.vendor == "postgresql" and outermost:
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        report, data = with_export_sha(build_collection_report(filters))
+        anchor = anchors.sign(anchors.current_heads(), context=f"shift close {shift}", at=at)
+        report, data = with_export_sha(
+            build_collection_report(filters), extra_sections=anchor_sections(anchor)
+        )
         last = JournalTransaction.objects.aggregate(last=Max("pk"))["last"]
-    return report, data, last
+    return report, data, last, anchor
 
 
 def close_shift(
     *, shift: Shift, by: User | AnonymousUser | None = None, now: dt.datetime | None = None
 ) -> ShiftClose:
     """Close ``shift``: freeze its collection report (``report``, ``report_sha256`` over its data,
-    ``export_csv`` and ``export_sha256``). Idempotent: if the shift is closed already, the first
-    close is returned with ``was_replayed=True`` (also under a race: the unique constraint decides).
-    Raises ``RecordConflict`` (``shift_not_ended``) for a shift still running or to come."""
+    ``export_csv`` and ``export_sha256``) with the ledger's chain heads at the close, signed
+    (``anchors``, also the last sections of ``export_csv``). Idempotent: if the shift is closed
+    already, the first close is returned with ``was_replayed=True`` (also under a race: the unique
+    constraint decides). Raises ``RecordConflict`` (``shift_not_ended``) for a shift still running
+    or to come."""
     existing = ShiftClose.objects.filter(shift_date=shift.business_date, shift_code=shift.code.value).first()
     if existing is not None:
         existing.was_replayed = True
@@ -65,11 +79,12 @@ def close_shift(
     _, end = shift.bounds()
     if end > (now or timezone.now()):
         raise RecordConflict(f"shift {shift} has not ended yet", code="shift_not_ended")
-    report, data, last = _snapshot_report(shift)
+    closed_at = timezone.now()
+    report, data, last, anchor = _snapshot_report(shift, at=closed_at)
     user = by if by is not None and by.is_authenticated else None
     try:
         with transaction.atomic():
-            return ShiftClose.objects.create(
+            close = ShiftClose.objects.create(
                 shift_date=shift.business_date,
                 shift_code=shift.code.value,
                 closed_by=user,
@@ -79,11 +94,15 @@ def close_shift(
                 export_sha256=sha256_hex(data),
                 software_version=software_version(),
                 last_transaction_id=last,
+                closed_at=closed_at,
+                anchors=anchor,
             )
     except IntegrityError:
         first = ShiftClose.objects.get(shift_date=shift.business_date, shift_code=shift.code.value)
         first.was_replayed = True
         return first
+    transaction.on_commit(lambda: anchors.publish(anchor))
+    return close
 
 
 def ended_unclosed_shifts(*, now: dt.datetime | None = None, limit: int = MAX_CLOSES_PER_RUN) -> list[Shift]:
@@ -121,25 +140,31 @@ def close_ended_shifts(
 def run_integrity_check(
     *, source: CheckSource | str = CheckSource.NIGHTLY, by: User | AnonymousUser | None = None
 ) -> IntegrityCheck:
-    """Verify the ledger and the database's guards now and store the result (``ok`` False on any
-    problem, missing trigger or edit the database let through)."""
+    """Verify the books (``verify_books``: the ledger, the anchors stored so far, the hands) and the
+    database's guards now and store the result (``ok`` False on any problem, missing trigger or edit
+    the database let through), with the chain heads it saw, signed (``anchors``)."""
     started = timezone.now()
-    ledger = verify_ledger()
+    books = verify_books()
     guards = check_database_guards()
-    return IntegrityCheck.objects.create(
+    anchor = sign_heads(books, context="integrity check", at=started)
+    check = IntegrityCheck.objects.create(
         started_at=started,
         finished_at=timezone.now(),
         source=CheckSource(source),
+        scope=IntegrityScope.LEDGER,
         triggered_by=by if by is not None and by.is_authenticated else None,
-        ok=ledger.ok and guards.ok,
-        transactions=ledger.transactions,
-        entries=ledger.entries,
-        accounts=ledger.accounts,
-        chains=ledger.chains,
-        problems=[dataclasses.asdict(problem) for problem in ledger.problems],
+        ok=books.ok and guards.ok,
+        transactions=books.ledger.transactions,
+        entries=books.ledger.entries,
+        accounts=books.ledger.accounts,
+        chains=books.ledger.chains,
+        problems=[dataclasses.asdict(problem) for problem in books.problems],
         guards=to_jsonable(guards),
+        anchors=anchor,
         software_version=software_version(),
     )
+    transaction.on_commit(lambda: anchors.publish(anchor))
+    return check
 
 
 def frozen_matches_live(close: ShiftClose) -> bool:

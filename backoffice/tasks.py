@@ -47,7 +47,8 @@ def close_ended_shifts(self: Any) -> list[int]:
 
 @shared_task(name="ledger.verify_ledger_nightly", **RETRY_OPTIONS)
 def verify_ledger_nightly(self: Any, user_id: int | None = None) -> int:
-    """Verify the ledger and the database guards and store the result; returns the check's id."""
+    """Verify the books (``backoffice.audit.verify_books``) and the database guards, and store the
+    result with the chain heads it saw, signed; returns the check's id."""
     source = CheckSource.MANUAL if user_id is not None else CheckSource.NIGHTLY
     return closing.run_integrity_check(source=source, by=_user(user_id)).pk
 

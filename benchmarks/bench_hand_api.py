@@ -294,10 +294,13 @@ class TableSetup:
     number: int
     game: str
     seats: list[int]
+    session: str = ""  # the session of the table's dealer, clocked in there
 
 
 def set_up_floor(tables: int) -> tuple[list[TableSetup], str, str]:
-    """Tables with players bought in, and a dealer's (session id, CSRF token)."""
+    """Tables with players bought in, each with its own dealer clocked in (only they, or the
+    floor, run the table's hands) and that dealer's session; returns them with the first table's
+    session (for the floor's no-op requests) and a CSRF token."""
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
     from django.contrib.auth.models import Group
@@ -312,8 +315,6 @@ def set_up_floor(tables: int) -> tuple[list[TableSetup], str, str]:
 
     load_house_data()
     sync_roles()
-    dealer = get_user_model().objects.create_user(username="bench-dealer", password=uuid.uuid4().hex)
-    dealer.groups.add(Group.objects.get(name=DEALER))
     setups = []
     for number in range(1, tables + 1):
         chinese = number % 5 == 0
@@ -339,14 +340,19 @@ def set_up_floor(tables: int) -> tuple[list[TableSetup], str, str]:
                 by=None,
                 idempotency_key=f"bench-{number}-{seat}",
             )
-        setups.append(TableSetup(number=number, game=game, seats=seats))
-    session = SessionStore()
-    session[SESSION_KEY] = str(dealer.pk)
-    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-    session[HASH_SESSION_KEY] = dealer.get_session_auth_hash()
-    session.create()
-    assert session.session_key is not None
-    return setups, session.session_key, _get_new_csrf_string()
+        dealer = get_user_model().objects.create_user(
+            username=f"bench-dealer-{number}", password=uuid.uuid4().hex
+        )
+        dealer.groups.add(Group.objects.get(name=DEALER))
+        services.clock_in(table=table, dealer=dealer, by=dealer)
+        session = SessionStore()
+        session[SESSION_KEY] = str(dealer.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = dealer.get_session_auth_hash()
+        session.create()
+        assert session.session_key is not None
+        setups.append(TableSetup(number=number, game=game, seats=seats, session=session.session_key))
+    return setups, setups[0].session, _get_new_csrf_string()
 
 
 # --- The dealer terminals ----------------------------------------------------------------------------------
@@ -401,7 +407,7 @@ class Terminal:
         self.conn.connect()
         self.conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.headers = {
-            "Cookie": f"sessionid={session}; csrftoken={csrf}",
+            "Cookie": f"sessionid={setup.session or session}; csrftoken={csrf}",
             "X-CSRFToken": csrf,
             "Content-Type": "application/json",
             "Host": "127.0.0.1",

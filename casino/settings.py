@@ -5,11 +5,12 @@ Everything is read from environment variables, each with a safe default, so that
 (the style of healthchecks.io's settings). A bad value fails loudly at start-up with
 `ImproperlyConfigured` rather than running half-configured.
 
-Variables: DEBUG, SECRET_KEY, DATABASE_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
+Variables: DEBUG, SECRET_KEY, DATABASE_URL, DATABASE_OWNER_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
 TIME_ZONE, CELERY_BROKER_URL, CELERY_RESULT_BACKEND, SECURE_SSL_REDIRECT,
 SECURE_HSTS_SECONDS, LOG_LEVEL, CONN_MAX_AGE, DATABASE_PREPARED_STATEMENTS,
 LEDGER_TASK_MAX_RETRIES, LEDGER_TASK_RETRY_BACKOFF_MAX, LEDGER_DROP_VARIANCE_THRESHOLD_BP,
-IDEMPOTENCY_KEY_RETENTION_HOURS.
+IDEMPOTENCY_KEY_RETENTION_HOURS, LEDGER_KEYS, LEDGER_KEYS_FILE, LEDGER_KEY_ID,
+LEDGER_ANCHOR_SIGNING_KEY, LEDGER_ANCHOR_PUBLIC_KEYS, LEDGER_ANCHOR_DIR, LEDGER_ALLOW_UNKEYED.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import os
 import zoneinfo
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -122,24 +124,45 @@ ASGI_APPLICATION = "casino.asgi.application"
 # --- Database -----------------------------------------------------------------
 # SQLite under var/ by default (the `make run` demo); PostgreSQL in CI and production.
 VAR_DIR.mkdir(exist_ok=True)
+# The app connects as DATABASE_URL's role. On PostgreSQL in production that is a least-privilege
+# role, and DATABASE_OWNER_URL (the same database, as the role that owns the tables) is the login
+# `migrate` and `db_roles grant` switch the default connection to (docs/ledger.md, "Database
+# roles"; docs/decisions.md). Unset, the owner URL is DATABASE_URL: one role does both.
 DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'casino.sqlite3'}")
-try:
-    _db = dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("CONN_MAX_AGE", 0))
-except Exception as exc:  # dj-database-url raises several types for a bad URL
-    raise ImproperlyConfigured(f"DATABASE_URL={DATABASE_URL!r} is not a usable database URL: {exc}") from exc
-if _db.get("ENGINE") not in {"django.db.backends.sqlite3", "django.db.backends.postgresql"}:
-    raise ImproperlyConfigured(f"DATABASE_URL must be sqlite:// or postgres://, not {_db.get('ENGINE')!r}")
-if _db["ENGINE"] == "django.db.backends.sqlite3":
-    # Serialise writers at BEGIN so concurrent postings wait instead of failing.
-    _db.setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
-elif env_bool("DATABASE_PREPARED_STATEMENTS", True):
-    # PostgreSQL plans every statement it is sent; a hand's 70 statements are the same few dozen
-    # texts each time. Server-side binding lets psycopg prepare a statement after its 5th run on a
-    # connection, and PostgreSQL reuse its plan: about a third less database CPU per hand
-    # (benchmarks/README.md, "Hand API"). Off (``0``) behind a transaction-mode connection pooler,
-    # which can't keep a connection's prepared statements.
-    _db.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
-DATABASES = {"default": _db}
+DATABASE_OWNER_URL = os.environ.get("DATABASE_OWNER_URL", "").strip() or DATABASE_URL
+
+
+def _database(name: str, url: str) -> dict[str, Any]:
+    try:
+        db: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=env_int("CONN_MAX_AGE", 0)))
+    except Exception as exc:  # dj-database-url raises several types for a bad URL
+        raise ImproperlyConfigured(f"{name}={url!r} is not a usable database URL: {exc}") from exc
+    if db.get("ENGINE") not in {"django.db.backends.sqlite3", "django.db.backends.postgresql"}:
+        raise ImproperlyConfigured(f"{name} must be sqlite:// or postgres://, not {db.get('ENGINE')!r}")
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        # Serialise writers at BEGIN so concurrent postings wait instead of failing.
+        db.setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
+    elif env_bool("DATABASE_PREPARED_STATEMENTS", True):
+        # PostgreSQL plans every statement it is sent; a hand's 70 statements are the same few dozen
+        # texts each time. Server-side binding lets psycopg prepare a statement after its 5th run on a
+        # connection, and PostgreSQL reuse its plan: about a third less database CPU per hand
+        # (benchmarks/README.md, "Hand API"). Off (``0``) behind a transaction-mode connection pooler,
+        # which can't keep a connection's prepared statements.
+        db.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
+    return db
+
+
+DATABASES = {"default": _database("DATABASE_URL", DATABASE_URL)}
+# Not a second alias: everything that walks the connections (system checks, a worker's start) would
+# open it too.
+DATABASE_OWNER = _database("DATABASE_OWNER_URL", DATABASE_OWNER_URL)
+# Another host or port is fine (the app behind a pooler, migrate direct), another database is not:
+# migrate would change one database and the app use another.
+if any(DATABASE_OWNER[key] != DATABASES["default"][key] for key in ("ENGINE", "NAME")):
+    raise ImproperlyConfigured(
+        f"DATABASE_OWNER_URL must name the database DATABASE_URL names ({DATABASES['default']['NAME']!r}), "
+        f"not {DATABASE_OWNER['NAME']!r}"
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Auth -----------------------------------------------------------------------
@@ -220,6 +243,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     # Every page and API call needs a login, the schema and its docs included.
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # The statuses every operation shares (401, 403, 404 by id, 400 on input), documented once.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "web.schema.document_error_responses",
+    ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -229,6 +257,7 @@ SPECTACULAR_SETTINGS = {
         "RateStructureEnum": "tables.models.RateStructure",
         "TableStatusEnum": "tables.models.TableStatus",
         "HandStatusEnum": "tables.models.HandStatus",
+        "MisdealReasonEnum": "tables.models.MisdealReason",
     },
 }
 
@@ -266,6 +295,18 @@ if IDEMPOTENCY_KEY_RETENTION_HOURS < 1:
     raise ImproperlyConfigured(
         f"IDEMPOTENCY_KEY_RETENTION_HOURS={IDEMPOTENCY_KEY_RETENTION_HOURS} must be at least 1 hour"
     )
+
+# --- The ledger's secrets: chain keys and the anchor signing key (ledger/keys.py, docs/ledger.md) ---
+# Kept out of the database, so that write access to it can't rewrite the ledger unseen. Unset, public
+# development keys are used, which `check` refuses when DEBUG is off (`manage.py new_ledger_key`).
+LEDGER_KEYS = os.environ.get("LEDGER_KEYS", "")  # "k2:<base64>,k1:<base64>": every chain key in use
+LEDGER_KEYS_FILE = os.environ.get("LEDGER_KEYS_FILE", "")  # or a file of id:<base64> lines
+LEDGER_KEY_ID = os.environ.get("LEDGER_KEY_ID", "")  # the key new rows are hashed with
+LEDGER_ANCHOR_SIGNING_KEY = os.environ.get("LEDGER_ANCHOR_SIGNING_KEY", "")  # "id:<base64 Ed25519>"
+LEDGER_ANCHOR_PUBLIC_KEYS = os.environ.get("LEDGER_ANCHOR_PUBLIC_KEYS", "")  # earlier public keys
+LEDGER_ANCHOR_DIR = os.environ.get("LEDGER_ANCHOR_DIR", "")  # also append each signed anchor here
+# Rows hashed before the chain was keyed verify as plain sha256 while this is on (docs/ledger.md).
+LEDGER_ALLOW_UNKEYED = env_bool("LEDGER_ALLOW_UNKEYED", True)
 
 # --- Logging -------------------------------------------------------------------------------
 LOGGING = {

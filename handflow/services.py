@@ -19,7 +19,6 @@ Reads with no writes (:func:`preview_fees`, :func:`table_chips`) take no locks.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,12 +32,14 @@ from django.utils import timezone
 from casino.core.db import service
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
+from ledger.hashing import json_digest
 from ledger.models import JournalTransaction
 from ledger.shifts import Shift
 from poker.chinese import count_problems
 from poker.errors import ShowdownError
 from poker.kill import kill_blind
 from poker.showdown import POT_GAMES, decide
+from poker.sweeps import parse_sweep_kind
 from tables import rotation
 from tables import services as floor
 from tables.chip_rules import ChipRules, chip_rules
@@ -111,7 +112,7 @@ def _canonical(value: Any) -> str:
 
 def digest_of(value: Any) -> str:
     """sha256 of the canonical JSON of ``value`` (sorted keys, no whitespace)."""
-    return hashlib.sha256(_canonical(value).encode()).hexdigest()
+    return json_digest(value)  # the same function the audit checks it with (backoffice.audit)
 
 
 # --- Chip locks and sessions ------------------------------------------------------------------------
@@ -703,6 +704,7 @@ def start_hand(
     game: Game | None = None,
     sit_out_seat_numbers: Iterable[int] = (),
     expected_fees: Mapping[int, int] | None = None,
+    boards: int | None = None,
 ) -> Hand:
     """Start the next hand with its fees: decide who is dealt in, collect the fees, deal.
 
@@ -725,15 +727,21 @@ def start_hand(
     :class:`FeesChanged` says the new fees, to be confirmed again. Every terminal and page sends
     it; None (no check) is for callers with no dealer in front of a screen (tests, data loads).
 
-    Raises TableClosed, HandInProgress, NotEnoughPlayers, NoCollectionRate, ConfigMismatch,
-    FeesChanged, FloorValidationError (unknown sit-out seat).
+    ``boards``: Taiwanese poker's boards agreed before the deal (1-3; default 1), recorded with the
+    hand; the showdown must bring as many. The hand records its dealer: the one clocked in at the
+    table (:func:`tables.services.check_runs_hands`: only they, or the floor, may deal).
+
+    Raises NotYourTable, TableClosed, HandInProgress, NotEnoughPlayers, NoCollectionRate,
+    ConfigMismatch, FeesChanged, FloorValidationError (unknown sit-out seat, boards).
     """
     table = floor.lock_table(table)
+    down = floor.check_runs_hands(table, by)
     _hold_schedule(table)
     if not table.is_open:
         raise TableClosed(f"Table {table.number} is closed.")
     number = floor.next_hand_number(table, "start a hand at")
     played = floor.game_for_hand(table, game)
+    agreed_boards = _agreed_boards(played, boards)
     seatings = _seatings(table)
     sit_out = set(sit_out_seat_numbers)
     _check_sit_out(table, seatings, sit_out)
@@ -745,6 +753,12 @@ def start_hand(
     plan = _plan_deal(
         table=table, game=played, seatings=seatings, sit_out=sit_out, chips=chips, buttons=buttons, at=at
     )
+    if agreed_boards is not None and 7 * len(plan.dealt) + 5 * agreed_boards > 52:
+        raise FloorValidationError(
+            f"{agreed_boards} boards and 7 cards to each of {len(plan.dealt)} players "
+            "need more than 52 cards.",
+            field="boards",
+        )
     if expected_fees is not None:
         _check_fees_as_shown(plan, expected_fees)
     fees = {d.seat: (d.fee_cents, d.chips_cents - d.fee_cents) for d in plan.dealt}
@@ -772,6 +786,10 @@ def start_hand(
         memo=f"Table {table.number} hand {hand.number}: collection, {plan.rate.fee_label}",
     )
     columns = floor.move_hand(hand, HandStatus.DEALT, by=by, save=False)
+    hand.dealer_shift = down
+    hand.dealer = down.dealer if down is not None else floor.acting_user(by)
+    hand.boards = agreed_boards
+    columns += ["dealer_shift", "dealer", "boards"]
     if not plan.total_fees_cents:
         hand.no_fee_reason = (
             f"{plan.rate.fee_label} for {len(plan.dealt)} players under schedule "
@@ -785,6 +803,25 @@ def start_hand(
     hand.dealt_players = hand_players
     hand.chips_after = {hp.player_id: fees[hp.seat.number][1] for hp in hand_players}  # chips - fee
     return hand
+
+
+TAIWANESE = "taiwanese-poker"
+# RULINGS §5 says "several boards agreed before the deal" without a limit; the house deals at most
+# three (docs/hand-flow.md), and only as many as the deck holds after 7 cards to each player.
+MAX_BOARDS = 3
+
+
+def _agreed_boards(game: Game, boards: object) -> int | None:
+    """Taiwanese poker's boards agreed before the deal (default 1); None for every other game."""
+    if game.slug != TAIWANESE:
+        if boards is not None:
+            raise FloorValidationError(f"{game.name} has no boards to agree.", field="boards")
+        return None
+    if boards is None:
+        return 1
+    if not isinstance(boards, int) or isinstance(boards, bool) or not 1 <= boards <= MAX_BOARDS:
+        raise FloorValidationError(f"Agree 1 to {MAX_BOARDS} boards before the deal.", field="boards")
+    return boards
 
 
 def joker_in_deck(*, table: Table, game: Game) -> bool:
@@ -1113,10 +1150,14 @@ def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Ha
     reading (engine input, engine result, the ledger lines of the settlement) is stored as the
     hand's :class:`HandResult` and the hand moves to ``showdown``. Submitting again before
     confirmation replaces the reading (``revision`` + 1); the same entry again changes nothing.
-    Raises InvalidShowdown (400: the engine's message, or a seat or amount that doesn't fit),
-    HandAlreadySettled, HandVoided, IllegalTransition (not dealt yet).
+    Chinese poker: a declared clean sweep is recorded on the seat with the time it was first
+    entered (unless :func:`declare_sweep` recorded it earlier); an entry that drops a declaration
+    on record is refused. Taiwanese poker: the entry brings the boards agreed before the deal.
+    Raises NotYourTable, InvalidShowdown (400: the engine's message, or a seat or amount that
+    doesn't fit), HandAlreadySettled, HandVoided, IllegalTransition (not dealt yet).
     """
     table, hand = _lock_hand(hand)
+    floor.check_runs_hands(table, by)
     if hand.status == HandStatus.SETTLED:
         raise HandAlreadySettled(f"Hand {hand.number} at table {table.number} is already settled.")
     if hand.status == HandStatus.VOID:
@@ -1129,6 +1170,7 @@ def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Ha
     engine_input = _engine_input(
         hand=hand, table=table, hand_players=hand_players, chips=chips, submitted=submitted
     )
+    _check_boards(hand, engine_input)
     digest = digest_of(engine_input)
     existing = (
         HandResult.objects.select_for_update(of=("self",))
@@ -1141,6 +1183,7 @@ def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Ha
         existing.hand = hand  # the locked, fresh one: what the caller shows
     if existing is not None and existing.digest == digest:
         return existing
+    _record_declarations(hand, hand_players, engine_input)
     try:
         reading = decide(engine_input)
     except ShowdownError as exc:
@@ -1188,9 +1231,10 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
     for the kill (RULINGS §2); Chinese and Taiwanese poker post the engine's payments in its order.
     Confirming a settled hand again (same or no revision) returns the first result and posts
     nothing (``was_replayed``). Raises NoReading, HandVoided, ReadingChanged, HandAlreadySettled
-    (a settled hand confirmed with another revision), FloorConflict ``chips_changed``.
+    (a settled hand confirmed with another revision), FloorConflict ``chips_changed``, NotYourTable.
     """
     table, hand = _lock_hand(hand)
+    floor.check_runs_hands(table, by)
     reading = (
         HandResult.objects.select_for_update(of=("self",))
         .select_related("submitted_by")
@@ -1240,6 +1284,7 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
             user=user,
             idempotency_key=settle_key(hand),
             memo=memo,
+            input_digest=reading.digest,
         )
     else:
         txn = ledger.post_payments(
@@ -1252,6 +1297,7 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
             user=user,
             idempotency_key=settle_key(hand),
             memo=memo,
+            input_digest=reading.digest,
         )
     reading.status = ReadingStatus.SETTLED
     reading.confirmed_at, reading.confirmed_by, reading.settlement = timezone.now(), user, txn
@@ -1303,34 +1349,110 @@ def _check_chips_unchanged(
 
 
 @service
-def misdeal(*, hand: Hand, reason: str, by: User) -> Hand:
+def misdeal(*, hand: Hand, reason_code: str, reason: str = "", by: User) -> Hand:
     """Void the hand (004 rule 7, RULINGS §6): nothing is settled, and its collection fees go back
     to the players by a reversing ledger entry (key ``hand:<id>:fees:return``) unless the table
     keeps them (``Table.keep_fees_on_misdeal``). The button goes back (the floor's void_hand).
 
-    Safe to retry: a void hand is returned as it is (``was_replayed``), nothing posted again.
-    Raises FloorValidationError (no reason), HandAlreadySettled.
+    ``reason_code`` is one of :class:`tables.choices.MisdealReason` (004's misdeals; ``other``
+    needs ``reason``, the dealer's words, which any code may carry). Safe to retry: a void hand is
+    returned as it is (``was_replayed``), nothing posted again. Raises NotYourTable,
+    FloorValidationError (no or an unknown code), HandAlreadySettled.
     """
     table, hand = _lock_hand(hand)
+    floor.check_runs_hands(table, by)
     if hand.status == HandStatus.VOID:
         hand.was_replayed = True
         return hand
     if hand.status == HandStatus.SETTLED:
         raise HandAlreadySettled(f"Hand {hand.number} at table {table.number} is settled; it can't be void.")
-    reason = (reason or "").strip()
-    if not reason:
-        raise FloorValidationError("Say why the hand is void (e.g. which misdeal rule).", field="reason")
+    code, text = floor.check_misdeal_reason(reason_code, reason)
     collected = JournalTransaction.objects.filter(idempotency_key=fees_key(hand)).first()
     if collected is not None and not table.keep_fees_on_misdeal:
         ledger.reverse(
             transaction=collected,
             user=floor.acting_user(by),
-            reason=f"Misdeal, table {table.number} hand {hand.number}: {reason}",
+            reason=f"Misdeal, table {table.number} hand {hand.number}: {text}",
             idempotency_key=fees_return_key(hand),
         )
-    voided = floor.void_hand(hand=hand, reason=reason, by=by)
+    voided = floor.void_hand(hand=hand, reason_code=code, reason=text, by=by)
     HandResult.objects.filter(hand=hand).exclude(status=ReadingStatus.VOID).update(status=ReadingStatus.VOID)
     return voided
+
+
+# --- Clean sweeps declared before the showdown ---------------------------------------------------------
+
+
+@service
+def declare_sweep(*, hand: Hand, seat_number: int, sweep: str, by: User) -> HandPlayer:
+    """Record that the player in ``seat_number`` declared a clean sweep (Chinese poker; RULINGS §3:
+    declared before the showdown, the 13 cards unset) and when. Declaring the same again keeps the
+    first time (``was_replayed``); the showdown entry must then carry the declaration.
+
+    Raises NotYourTable, FloorValidationError (not Chinese poker, unknown sweep, seat not dealt in,
+    another sweep already declared), HandAlreadySettled, HandVoided, IllegalTransition (not dealt).
+    """
+    table, hand = _lock_hand(hand)
+    floor.check_runs_hands(table, by)
+    if hand.status == HandStatus.SETTLED:
+        raise HandAlreadySettled(f"Hand {hand.number} at table {table.number} is already settled.")
+    if hand.status == HandStatus.VOID:
+        raise HandVoided(f"Hand {hand.number} at table {table.number} is void (misdeal).")
+    if hand.status not in (HandStatus.DEALT, HandStatus.SHOWDOWN):
+        raise IllegalTransition(f"Hand {hand.number} is {hand.status}; deal it before a declaration.")
+    if hand.game.slug != "chinese-poker":
+        raise FloorValidationError(f"{hand.game.name} has no clean sweeps to declare.", field="sweep")
+    kind = parse_sweep_kind(sweep) if isinstance(sweep, str) else None
+    if kind is None:
+        raise FloorValidationError(f"{sweep!r} is not a clean sweep the rules know.", field="sweep")
+    seat = next((hp for hp in _hand_players(hand) if hp.seat.number == seat_number), None)
+    if seat is None:
+        raise FloorValidationError(f"Seat {seat_number} is not dealt in this hand.", field="seat_number")
+    if seat.sweep_declared == kind:
+        seat.was_replayed = True
+        return seat
+    if seat.sweep_declared:
+        raise FloorValidationError(
+            f"Seat {seat_number} already declared {seat.sweep_declared}; a declaration stands.", field="sweep"
+        )
+    seat.sweep_declared, seat.sweep_declared_at = str(kind), timezone.now()
+    seat.save(update_fields=["sweep_declared", "sweep_declared_at"])
+    return seat
+
+
+def _record_declarations(
+    hand: Hand, hand_players: Sequence[HandPlayer], engine_input: Mapping[str, Any]
+) -> None:
+    """Record each clean sweep the entry declares (when first entered), and refuse an entry that
+    drops or changes one on record (a declaration stands: the engine fouls a false one)."""
+    if hand.game.slug != "chinese-poker":
+        return
+    now = timezone.now()
+    for hp, entry in zip(hand_players, engine_input["players"], strict=True):
+        raw = entry.get("declare")
+        kind = parse_sweep_kind(raw) if isinstance(raw, str) else None
+        declared = str(kind) if kind is not None else (raw if isinstance(raw, str) else "")
+        if hp.sweep_declared and declared != hp.sweep_declared:
+            raise InvalidShowdown(
+                f"Seat {hp.seat.number} declared {hp.sweep_declared} at "
+                f"{timezone.localtime(hp.sweep_declared_at):%H:%M:%S}; the entry must declare it too.",
+                field="players",
+            )
+        if declared and not hp.sweep_declared:
+            hp.sweep_declared, hp.sweep_declared_at = declared, now
+            hp.save(update_fields=["sweep_declared", "sweep_declared_at"])
+
+
+def _check_boards(hand: Hand, engine_input: Mapping[str, Any]) -> None:
+    """Taiwanese poker: the entry brings as many boards as were agreed before the deal."""
+    if hand.boards is None or hand.game.slug != TAIWANESE:
+        return
+    boards = engine_input.get("boards")
+    given = len(boards) if isinstance(boards, list) else (1 if "board" in engine_input else 0)
+    if given != hand.boards:
+        raise InvalidShowdown(
+            f"{hand.boards} board(s) were agreed before the deal; the entry has {given}.", field="boards"
+        )
 
 
 # --- Reads -------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from ledger import keys as _keys  # noqa: F401  (registers the ledger keys' system checks at app loading)
 from ledger.shifts import Shift, ShiftCode
 
 GENESIS_HASH = "0" * 64
@@ -167,8 +168,11 @@ class JournalTransaction(models.Model):
     UPDATE and DELETE); a mistake is undone by a REVERSAL that ``reverses`` it.
 
     ``chain``/``sequence``/``prev_hash``/``hash`` form a hash chain per table (``ROOM_CHAIN`` for
-    postings without a table): ``hash`` is the sha256 of the canonical content, which includes
-    ``prev_hash`` and every entry, so altering any row breaks the chain (``verify_ledger``).
+    postings without a table): ``hash`` is the HMAC-SHA256, under the secret key ``key_id`` (kept
+    outside the database, ``ledger.keys``), of the canonical content, which includes ``prev_hash``,
+    ``key_id`` and every entry, so altering any row breaks the chain and recomputing the chain needs
+    the key (``verify_ledger``). Rows posted before keys existed have an empty ``key_id`` and a plain
+    sha256 (content format 1).
 
     ``idempotency_key`` makes a posting exactly-once; ``request_digest`` is the sha256 of the
     canonical request, used to tell a retry (same content) from a conflict (different content).
@@ -202,6 +206,12 @@ class JournalTransaction(models.Model):
     sequence = models.PositiveBigIntegerField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64, unique=True)
+    key_id = models.CharField(
+        max_length=32,
+        blank=True,
+        default="",
+        help_text="Id of the secret key the hash is an HMAC with (empty: a plain sha256 row of format 1).",
+    )
 
     # Not a column: set to True on the instance a service returns when the posting had already been
     # made under the same idempotency key (a retry), so an API can answer 200 instead of 201.
@@ -421,8 +431,9 @@ class ShiftClose(AppendOnlyModel):
 
     ``report`` is the report's JSON (``CollectionReport.as_dict()``), ``report_sha256`` the
     sha256 of its canonical data (filters and figures, not the time it was made), ``export_csv``
-    the CSV export made at the close and ``export_sha256`` its sha256. One per shift: closing
-    again returns the first (``backoffice.closing.close_shift``)."""
+    the CSV export made at the close and ``export_sha256`` its sha256; ``anchors`` the ledger's
+    chain heads at the close, signed (``ledger.anchors``; also in ``export_csv``). One per shift:
+    closing again returns the first (``backoffice.closing.close_shift``)."""
 
     shift_date = models.DateField()
     shift_code = models.CharField(max_length=8, choices=ShiftCode.choices)
@@ -437,6 +448,9 @@ class ShiftClose(AppendOnlyModel):
     software_version = models.CharField(max_length=100)
     last_transaction_id = models.BigIntegerField(
         null=True, blank=True, help_text="The ledger's last transaction when the shift was closed."
+    )
+    anchors = models.JSONField(
+        default=dict, blank=True, help_text="Signed chain heads at the close (ledger.anchors)."
     )
 
     # Not a column: True on the row close_shift returns when the shift had already been closed.
@@ -465,15 +479,23 @@ class CheckSource(models.TextChoices):
     MANUAL = "manual", "Run by a user"
 
 
+class IntegrityScope(models.TextChoices):
+    LEDGER = "ledger", "Ledger and books"
+    REPLAY = "replay", "Replay audit"
+
+
 class IntegrityCheck(AppendOnlyModel):
     """One stored run of ``verify_ledger`` plus the database-guard check (the nightly job's result).
 
     ``ok`` is False when the ledger failed any check or a guard is missing or let an edit through;
-    ``ledger.selectors.latest_integrity_failure()`` reads the latest row for the floor overview."""
+    ``ledger.selectors.latest_integrity_failure()`` reads the latest row of each ``scope`` for the
+    floor overview. ``anchors`` is the signed list of chain heads the check saw
+    (``ledger.anchors``), published in its report so that a later check can compare."""
 
     started_at = models.DateTimeField()
     finished_at = models.DateTimeField()
     source = models.CharField(max_length=10, choices=CheckSource.choices, default=CheckSource.NIGHTLY)
+    scope = models.CharField(max_length=10, choices=IntegrityScope.choices, default=IntegrityScope.LEDGER)
     triggered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -484,11 +506,15 @@ class IntegrityCheck(AppendOnlyModel):
     chains = models.BigIntegerField(default=0)
     problems = models.JSONField(default=list)
     guards = models.JSONField(default=list)
+    anchors = models.JSONField(default=dict, blank=True, help_text="Signed chain heads the check saw.")
     software_version = models.CharField(max_length=100)
 
     class Meta:
         ordering = ["-started_at", "-pk"]
-        indexes = [models.Index(fields=["-started_at"], name="ledger_integrity_started")]
+        indexes = [
+            models.Index(fields=["-started_at"], name="ledger_integrity_started"),
+            models.Index(fields=["scope", "-started_at"], name="ledger_integrity_scope"),
+        ]
 
     def __str__(self) -> str:
         return (

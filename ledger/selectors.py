@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Sum
 
-from ledger.models import Account, AccountKind, IntegrityCheck
+from ledger.models import Account, AccountKind, IntegrityCheck, IntegrityScope
 from ledger.shifts import Shift
 
 if TYPE_CHECKING:
@@ -71,10 +71,17 @@ def _balance(**identity: object) -> int:
 
 
 def latest_integrity_failure() -> IntegrityCheck | None:
-    """The latest stored integrity check if it failed, else None (also None when no check has run).
+    """The latest stored check of each scope (``IntegrityScope``: the books, the replay audit) that
+    failed, the most recent of them first; None when the latest of every scope passed (or none ran).
 
-    For the floor overview: a non-None result means the most recent nightly (or manual) run of
-    ``verify_ledger`` and the database-guard check found a problem (see ``IntegrityCheck.problems``
-    and ``.guards``). One indexed query."""
-    latest = IntegrityCheck.objects.order_by("-started_at", "-pk").first()
-    return latest if latest is not None and not latest.ok else None
+    For the floor overview: a non-None result means the most recent nightly (or manual) run of a
+    check found a problem (see ``IntegrityCheck.problems`` and ``.guards``); a passing books check
+    doesn't hide a failed replay audit, nor the other way round. One indexed query per scope."""
+    failures = [
+        latest
+        for scope in IntegrityScope.values
+        if (latest := IntegrityCheck.objects.filter(scope=scope).order_by("-started_at", "-pk").first())
+        is not None
+        and not latest.ok
+    ]
+    return max(failures, key=lambda check: (check.started_at, check.pk), default=None)

@@ -45,7 +45,8 @@ from ledger.errors import (
     LedgerError,
     NotReversible,
 )
-from ledger.hashing import request_digest, transaction_content, transaction_hash
+from ledger.hashing import posting_digest, transaction_content, transaction_hash
+from ledger.keys import chain_keys
 from ledger.models import (
     Account,
     AccountKind,
@@ -275,21 +276,30 @@ def _digest(
     memo: str,
     lines: Sequence[tuple[int, int]] | None,
     request: Mapping[str, Any] | None,
+    input_digest: str = "",
 ) -> str:
-    """The request digest. The poster (user) is deliberately not part of it: a retry by another
-    session of the same request is still the same request."""
-    content: dict[str, Any] = {
-        "kind": str(kind),
-        "table": table_id,
-        "hand": hand_id,
-        "reverses": reverses_id,
-        "memo": memo,
-    }
-    if request is not None:
-        content["request"] = dict(request)
-    else:
-        content["entries"] = [[account_id, amount] for account_id, amount in lines or ()]
-    return request_digest(content)
+    """The request digest (``ledger.hashing.posting_digest``, which the audit recomputes)."""
+    return posting_digest(
+        kind=kind,
+        table_id=table_id,
+        hand_id=hand_id,
+        reverses_id=reverses_id,
+        memo=memo,
+        lines=lines,
+        request=request,
+        input_digest=input_digest,
+    )
+
+
+_HEX64 = frozenset("0123456789abcdef")
+
+
+def _validate_input_digest(input_digest: object) -> str:
+    if not isinstance(input_digest, str) or (
+        input_digest and (len(input_digest) != 64 or not _HEX64.issuperset(input_digest))
+    ):
+        raise InvalidPosting("input_digest must be empty or a sha256 in lowercase hex")
+    return input_digest
 
 
 def _replay(idempotency_key: str, digest: str) -> JournalTransaction | None:
@@ -330,6 +340,30 @@ def post(
     zero at any point in the order of the entries), ``IdempotencyConflict``. Use ``reverse()`` to
     post a reversal.
     """
+    return _post_checked(
+        kind=kind,
+        entries=entries,
+        idempotency_key=idempotency_key,
+        table=table,
+        hand=hand,
+        user=user,
+        memo=memo,
+        input_digest="",
+    )
+
+
+def _post_checked(
+    *,
+    kind: TransactionKind | str,
+    entries: Sequence[EntryLine],
+    idempotency_key: str,
+    table: Table | None,
+    hand: Hand | None,
+    user: AbstractBaseUser | None,
+    memo: str,
+    input_digest: str,
+) -> JournalTransaction:
+    """``post()`` with the ``input_digest`` a settlement is bound to (part of its request digest)."""
     try:
         kind = TransactionKind(kind)
     except ValueError:
@@ -355,6 +389,7 @@ def post(
         memo=memo,
         reverses_id=None,
         request=None,
+        input_digest=input_digest,
     )
 
 
@@ -369,6 +404,7 @@ def _post(
     memo: str,
     reverses_id: int | None,
     request: Mapping[str, Any] | None,
+    input_digest: str = "",
 ) -> JournalTransaction:
     lines = _validate_lines(entries)
     idempotency_key = _validate_key(idempotency_key)
@@ -382,6 +418,7 @@ def _post(
         memo=memo,
         lines=lines,
         request=request,
+        input_digest=_validate_input_digest(input_digest),
     )
     with service_atomic():
         # The replay check comes after the locks (one query, not two): a retry waits for the
@@ -409,6 +446,7 @@ def _post(
         sequence = head.sequence + 1
         created_at = timezone.now()
         numbered = [(line, account_id, amount) for line, (account_id, amount) in enumerate(lines, start=1)]
+        key_id, key = chain_keys().current
         content = transaction_content(
             chain=chain,
             sequence=sequence,
@@ -422,6 +460,7 @@ def _post(
             idempotency_key=idempotency_key,
             request_digest=digest,
             reverses_id=reverses_id,
+            key_id=key_id,
             entries=numbered,
         )
         txn = JournalTransaction(
@@ -437,7 +476,8 @@ def _post(
             chain=chain,
             sequence=sequence,
             prev_hash=head.hash,
-            hash=transaction_hash(content),
+            hash=transaction_hash(content, key),
+            key_id=key_id,
         )
         # Losing a race on a unique key (the idempotency key, a reversed transaction) inserts
         # nothing and leaves the transaction usable, without a savepoint.
@@ -921,15 +961,19 @@ def post_payments(
     user: AbstractBaseUser | None,
     idempotency_key: str,
     memo: str = "",
+    input_digest: str = "",
 ) -> JournalTransaction | None:
     """Post a settlement's payments ``(from_player, to_player, amount)`` in the order given, as ONE
     SETTLEMENT_PAYMENT transaction of ``hand`` (key ``hand:<id>:settle``): all or none.
+    ``input_digest``: the sha256 of the showdown input the payments were read from
+    (``HandResult.digest``); it is part of the request digest, so the chained row covers it.
 
     Each payment is two entries (payer -amount, payee +amount) and is made from the chips the payer
     has at that point of the order. Zero payments (capped away) are skipped; when nothing moves,
     nothing is posted and ``None`` is returned. Raises ``InsufficientChips`` (the caps were not
     applied), ``InvalidPosting`` (negative amount, a player paying themself), ``IdempotencyConflict``.
     """
+    input_digest = _validate_input_digest(input_digest)
     moved: list[tuple[Player, Player, int]] = []
     for number, (payer, payee, amount) in enumerate(payments, start=1):
         cents = _not_negative_cents(amount, what=f"payment {number}")
@@ -946,7 +990,7 @@ def post_payments(
         entries: list[EntryLine] = []
         for payer, payee, cents in moved:
             entries += [(accounts[payer.pk], -cents), (accounts[payee.pk], cents)]
-        return post(
+        return _post_checked(
             kind=TransactionKind.SETTLEMENT_PAYMENT,
             entries=entries,
             idempotency_key=idempotency_key,
@@ -954,6 +998,7 @@ def post_payments(
             hand=hand,
             user=user,
             memo=memo,
+            input_digest=input_digest,
         )
 
 
@@ -966,14 +1011,17 @@ def award_pot(
     user: AbstractBaseUser | None,
     idempotency_key: str,
     memo: str = "",
+    input_digest: str = "",
 ) -> JournalTransaction | None:
     """Settle a pot game's hand as ONE POT_AWARD transaction: every put-in moves from the player's
     chips into the hand's pot, then every award (including uncalled chips going back) moves from the
     pot to the player, in the order given. The pot must end at zero: ``sum(put_ins) == sum(awards)``.
+    ``input_digest`` as for :func:`post_payments`.
 
     Zero lines are skipped; when nothing moves, ``None`` is returned. Raises ``InvalidPosting``
     (the pot doesn't clear, negative amounts), ``InsufficientChips``, ``IdempotencyConflict``.
     """
+    input_digest = _validate_input_digest(input_digest)
     ins = [(p, _not_negative_cents(a, what="put-in")) for p, a in put_ins]
     outs = [(p, _not_negative_cents(a, what="award")) for p, a in awards]
     ins = [(p, a) for p, a in ins if a]
@@ -993,7 +1041,7 @@ def award_pot(
             entries += [(accounts[player.pk], -amount), (pot, amount)]
         for player, amount in outs:
             entries += [(pot, -amount), (accounts[player.pk], amount)]
-        return post(
+        return _post_checked(
             kind=TransactionKind.POT_AWARD,
             entries=entries,
             idempotency_key=idempotency_key,
@@ -1001,4 +1049,5 @@ def award_pot(
             hand=hand,
             user=user,
             memo=memo,
+            input_digest=input_digest,
         )

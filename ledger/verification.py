@@ -1,19 +1,24 @@
-"""``verify_ledger``: recompute everything the ledger caches or chains, from the rows alone.
+"""``verify_ledger``: recompute everything the ledger caches or chains, from the rows alone and the
+chain keys (``ledger.keys``, which are not in the database).
 
-Used by ``manage.py verify_ledger`` and meant for reports (a report can refuse to print totals over a
-ledger that doesn't verify). It reads the whole ledger in a streaming pass, in one snapshot.
+Used by ``backoffice.audit.verify_books`` (``manage.py verify_ledger``, the integrity report and the
+nightly check), which adds what no hash can check. It reads the whole ledger in a streaming pass, in
+one snapshot.
 """
 
 from __future__ import annotations
 
+import hmac
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
 
 from ledger.hashing import transaction_content, transaction_hash
+from ledger.keys import chain_keys
 from ledger.models import GENESIS_HASH, Account, AccountKind, ChainHead, Entry, JournalTransaction
 
 _CHUNK = 2000
@@ -28,6 +33,7 @@ class Problem:
     transaction_id: int | None = None
     account_id: int | None = None
     chain: str | None = None
+    hand_id: int | None = None
 
 
 @dataclass(slots=True)
@@ -39,6 +45,8 @@ class LedgerReport:
     entries: int = 0
     accounts: int = 0
     problems: list[Problem] = field(default_factory=list)
+    heads: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """The last ``(sequence, hash)`` of each chain as read from its rows (what an anchor signs)."""
 
     @property
     def ok(self) -> bool:
@@ -77,6 +85,7 @@ _TXN_FIELDS = (
     "idempotency_key",
     "request_digest",
     "reverses_id",
+    "key_id",
 )
 
 
@@ -85,7 +94,11 @@ def verify_ledger() -> LedgerReport:
 
     Checks: each chain's sequences run 1, 2, 3... with each ``prev_hash`` equal to the previous
     ``hash`` (the first to ``GENESIS_HASH``) and each ``hash`` equal to the one recomputed from the
-    transaction's row and entries; each chain head points at its chain's last transaction; every
+    transaction's row and entries: an HMAC under the chain key its ``key_id`` names (``unknown_key``
+    when that key is not configured), or for a row of format 1 (no key id) a plain sha256, which is
+    accepted only before the chain's first keyed row (``hash_downgraded``) and only while
+    ``LEDGER_ALLOW_UNKEYED`` is on (``unkeyed_row``); each chain head points at its chain's last
+    transaction; every
     transaction has at least two entries, none zero, summing to zero; every reversal is the exact
     negation of what it reverses; every account's cached balance equals the sum of its entries;
     no player's chips are negative; every hand pot is at zero; all balances sum to zero.
@@ -110,7 +123,9 @@ def _verify() -> LedgerReport:
     kept_entries: dict[int, list[tuple[int, int, int]]] = {}  # for the reversal check
     reversals: list[tuple[int, int]] = []  # (reversal id, reversed id)
     account_sums: dict[int, int] = defaultdict(int)
-    last_of_chain: dict[str, tuple[int, str]] = {}
+    last_of_chain = report.heads
+    keys = chain_keys().keys
+    keyed_chains: set[str] = set()  # chains whose keyed rows have begun (no format 1 row after)
 
     entry_rows = _Peekable(
         Entry.objects.order_by("transaction__chain", "transaction__sequence", "line")
@@ -166,31 +181,7 @@ def _verify() -> LedgerReport:
                     chain,
                 )
             )
-        content = transaction_content(
-            chain=chain,
-            sequence=txn["sequence"],
-            prev_hash=txn["prev_hash"],
-            kind=txn["kind"],
-            table_id=txn["table_id"],
-            hand_id=txn["hand_id"],
-            created_by_id=txn["created_by_id"],
-            created_at=txn["created_at"],
-            memo=txn["memo"],
-            idempotency_key=txn["idempotency_key"],
-            request_digest=txn["request_digest"],
-            reverses_id=txn["reverses_id"],
-            entries=entries,
-        )
-        if transaction_hash(content) != txn["hash"]:
-            problems.append(
-                Problem(
-                    "hash_mismatch",
-                    f"{where}: stored hash does not match its content (altered row?)",
-                    txn_id,
-                    None,
-                    chain,
-                )
-            )
+        _check_hash(txn, entries, where=where, keys=keys, problems=problems, keyed_chains=keyed_chains)
         previous = (chain, txn["sequence"], txn["hash"])
         last_of_chain[chain] = (txn["sequence"], txn["hash"])
 
@@ -276,6 +267,83 @@ def _verify() -> LedgerReport:
             Problem("ledger_not_zero", f"cached balances of all accounts sum to {grand_total}, not zero")
         )
     return report
+
+
+def _check_hash(
+    txn: dict[str, Any],
+    entries: list[tuple[int, int, int]],
+    *,
+    where: str,
+    keys: Mapping[str, bytes],
+    problems: list[Problem],
+    keyed_chains: set[str],
+) -> None:
+    """Recompute one row's hash (see ``verify_ledger``) and add what is wrong to ``problems``."""
+    txn_id, chain, key_id = txn["id"], txn["chain"], txn["key_id"]
+    key: bytes | None = None
+    if key_id:
+        keyed_chains.add(chain)
+        key = keys.get(key_id)
+        if key is None:
+            problems.append(
+                Problem(
+                    "unknown_key",
+                    f"{where}: hashed under key {key_id!r}, which is not configured (LEDGER_KEYS); "
+                    "its hash can't be checked",
+                    txn_id,
+                    None,
+                    chain,
+                )
+            )
+            return
+    elif chain in keyed_chains:
+        problems.append(
+            Problem(
+                "hash_downgraded",
+                f"{where}: an unkeyed (format 1) row after keyed rows of its chain: a row rewritten "
+                "without the chain key?",
+                txn_id,
+                None,
+                chain,
+            )
+        )
+    elif not settings.LEDGER_ALLOW_UNKEYED:
+        problems.append(
+            Problem(
+                "unkeyed_row",
+                f"{where}: an unkeyed (format 1) row, and LEDGER_ALLOW_UNKEYED is off",
+                txn_id,
+                None,
+                chain,
+            )
+        )
+    content = transaction_content(
+        chain=chain,
+        sequence=txn["sequence"],
+        prev_hash=txn["prev_hash"],
+        kind=txn["kind"],
+        table_id=txn["table_id"],
+        hand_id=txn["hand_id"],
+        created_by_id=txn["created_by_id"],
+        created_at=txn["created_at"],
+        memo=txn["memo"],
+        idempotency_key=txn["idempotency_key"],
+        request_digest=txn["request_digest"],
+        reverses_id=txn["reverses_id"],
+        key_id=key_id,
+        entries=entries,
+    )
+    if not hmac.compare_digest(transaction_hash(content, key), txn["hash"]):
+        problems.append(
+            Problem(
+                "hash_mismatch",
+                f"{where}: stored hash does not match its content (altered row, or hashed without "
+                "the chain key?)",
+                txn_id,
+                None,
+                chain,
+            )
+        )
 
 
 class _Peekable[T]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-__all__ = ["KillDecision", "KillKind", "kill_blind", "next_hand_kill"]
+__all__ = ["KillDecision", "KillKind", "kill_blind", "kill_limits", "next_hand_kill"]
 
 
 class KillKind(StrEnum):
@@ -59,6 +59,14 @@ def kill_blind(big_blind: int, kind: KillKind | str, chip: int = 1) -> int:
     exact = big_blind * KillKind(kind).multiplier
     chips = -((-exact) // chip)  # ceiling division
     return int(chips) * chip
+
+
+def kill_limits(small_bet: int, big_bet: int, kind: KillKind | str, chip: int = 1) -> tuple[int, int]:
+    """A kill hand's betting limits: each bet x 1.5 or x 2, rounded up to a whole ``chip`` as the
+    kill blind is (``kill_blind``). No kill: the limits as they are."""
+    if KillKind(kind) == KillKind.NONE:
+        return small_bet, big_bet
+    return kill_blind(small_bet, kind, chip), kill_blind(big_bet, kind, chip)
 
 
 def next_hand_kill(

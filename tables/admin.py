@@ -28,6 +28,7 @@ from tables.models import (
     CollectionScheduleVersion,
     ConfigAction,
     ConfigChange,
+    DealerShift,
     Game,
     Hand,
     HandPlayer,
@@ -620,9 +621,28 @@ class HandAdmin(admin.ModelAdmin):
     (:func:`handflow.services.start_hand`), settled by confirming its showdown, voided by a misdeal."""
 
     actions = None  # not even the site-wide ones: nothing here changes a hand
-    list_display = ("table", "number", "game", "stakes", "status", "button_seat", "created_at")
-    list_filter = ("status", "table", "game")
+    list_display = ("table", "number", "game", "stakes", "status", "button_seat", "dealer", "created_at")
+    list_filter = ("status", "table", "game", "misdeal_reason")
     inlines = (HandPlayerInline,)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(DealerShift)
+class DealerShiftAdmin(admin.ModelAdmin):
+    """Dealers' downs, read-only: a dealer clocks in and out at the terminal, the floor reassigns
+    there (:func:`tables.services.clock_in`); the downs report is in the back office."""
+
+    actions = None
+    list_display = ("table", "dealer", "clocked_in_at", "clocked_out_at", "clocked_in_by", "clocked_out_by")
+    list_filter = ("table", "dealer")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -49,3 +49,22 @@ class Payer(models.TextChoices):
     BUTTON = "button", "The button player"
     EACH_PLAYER = "each_player", "Each player dealt in"
     BUTTON_AND_OTHERS = "button_and_others", "The button player, and each other player"
+
+
+class MisdealReason(models.TextChoices):
+    """Why a hand was void: the misdeals 004 names, and ``other`` (which needs the dealer's words).
+
+    Chinese poker rule 7 a-d and rule 9; lowball rule 13. A code may carry text as well.
+    """
+
+    EXPOSED_FIVE = (
+        "exposed_five",
+        "Five or more cards of one player's hand exposed by the dealer (004 Chinese poker 7a)",
+    )
+    WRONG_COUNT = "wrong_count", "A player dealt the wrong number of cards (004 Chinese poker 7b)"
+    BOXED_CARDS = "boxed_cards", "Five or more boxed cards in the deck (004 Chinese poker 7c)"
+    FOREIGN_CARD = "foreign_card", "A foreign card in the deck (004 Chinese poker 7d)"
+    DUPLICATE_CARD = "duplicate_card", "The same card in two players' hands (004 Chinese poker 9)"
+    SIX_CARDS = "six_cards", "Six cards dealt to two players (004 lowball 13)"
+    EXPOSED_UP = "exposed_up", "More than one card exposed face up by the dealer (004 lowball 13)"
+    OTHER = "other", "Other (say what happened)"

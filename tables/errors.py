@@ -212,3 +212,17 @@ class FeesChanged(FloorConflict):
     took effect, a player sat down or left): nothing is taken; show the new fees to confirm."""
 
     code = "fees_changed"
+
+
+class NotYourTable(FloorError):
+    """A dealer runs hands only at the table they are clocked in at (HTTP 403); the floor may
+    run any table's."""
+
+    code = "not_clocked_in"
+    status = 403
+
+
+class NotADealer(FloorValidationError):
+    """Only a user who may run hands (a dealer, or the floor) can be clocked in at a table."""
+
+    code = "not_a_dealer"

@@ -5,9 +5,10 @@ natural key, so loading twice changes nothing:
 
 * games by ``slug`` and stakes by ``code``: created, or updated where the file differs (stakes
   already used by a table or hand are never rewritten: give changed stakes a new code);
-* collection schedules by ``code``: created with version 1 effective from the file's
-  ``schedules_effective_from``; when the file's rates differ from the version in force, a new
-  version takes effect now (the past is never rewritten).
+* collection schedules by ``code``: created with version 1 in force from the moment it is loaded
+  (or from ``effective_from`` / the file's optional ``schedules_effective_from``, for a back-dated
+  load such as a test's year of hands); when the file's rates differ from the version in force, a
+  new version takes effect now (the past is never rewritten).
 
 Every creation or change is written to the configuration history (by the system).
 """
@@ -67,7 +68,7 @@ def read_data(path: Path | None = None) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise HouseDataError(f"can't read {path}: {exc}") from exc
-    for key in ("games", "stakes", "collection_schedules", "schedules_effective_from"):
+    for key in ("games", "stakes", "collection_schedules"):
         if key not in data:
             raise HouseDataError(f"{path} has no {key!r}")
     return data
@@ -184,10 +185,23 @@ def _upsert_schedules(schedules: list[dict[str, Any]], since: datetime.datetime,
 
 
 @transaction.atomic
-def load_house_data(path: Path | None = None) -> LoadReport:
-    """Upsert the house data file; all or nothing. Returns what was created and updated."""
+def load_house_data(
+    path: Path | None = None, *, effective_from: datetime.datetime | None = None
+) -> LoadReport:
+    """Upsert the house data file; all or nothing. Returns what was created and updated.
+
+    A schedule loaded for the first time is in force from now: its first version can't claim to
+    have been in force before the room had it (issue: "in force from 1999-12-31"). A back-dated
+    load names its moment: ``effective_from``, else the file's ``schedules_effective_from``."""
     data = read_data(path)
-    since = datetime.datetime.fromisoformat(data["schedules_effective_from"])
+    since = effective_from
+    if since is None and "schedules_effective_from" in data:
+        try:
+            since = datetime.datetime.fromisoformat(data["schedules_effective_from"])
+        except (TypeError, ValueError) as exc:
+            raise HouseDataError(f"schedules_effective_from: {exc}") from None
+    if since is None:
+        since = timezone.now()
     if timezone.is_naive(since):
         raise HouseDataError("schedules_effective_from needs a time zone")
     report = LoadReport()

@@ -50,6 +50,9 @@ from tables.choices import (
     KillType as KillType,
 )
 from tables.choices import (
+    MisdealReason as MisdealReason,
+)
+from tables.choices import (
     Payer as Payer,
 )
 from tables.choices import (
@@ -657,6 +660,59 @@ class ButtonState(models.Model):
         return f"Table {self.table.number}: button at seat {button}"
 
 
+# --- Dealers ---------------------------------------------------------------------------------------------
+
+
+class DealerShift(models.Model):
+    """A dealer's down at a table: from clock-in to clock-out.
+
+    Only the dealer clocked in at a table (or a floor manager) runs its hands
+    (:func:`tables.services.check_runs_hands`); each hand records its dealer and down. At most one
+    open down per table and one per dealer (the database refuses a second). Clocking in elsewhere,
+    or a floor manager reassigning the table, ends the open down (:func:`tables.services.clock_in`).
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="dealer_shifts")
+    dealer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    clocked_in_at = models.DateTimeField(default=timezone.now)
+    clocked_in_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    clocked_out_at = models.DateTimeField(null=True, blank=True)
+    clocked_out_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    # Not a column: True on the down clock_in returns when the dealer was already clocked in there.
+    was_replayed: bool = False
+
+    class Meta:
+        ordering = ("-clocked_in_at", "-pk")
+        constraints = (
+            models.UniqueConstraint(
+                fields=("table",),
+                condition=Q(clocked_out_at__isnull=True),
+                name="dealershift_one_open_per_table",
+                violation_error_message="A dealer is already clocked in at this table.",
+            ),
+            models.UniqueConstraint(
+                fields=("dealer",),
+                condition=Q(clocked_out_at__isnull=True),
+                name="dealershift_one_open_per_dealer",
+                violation_error_message="This dealer is already clocked in at a table.",
+            ),
+            models.CheckConstraint(
+                condition=Q(clocked_out_at__isnull=True) | Q(clocked_out_at__gte=models.F("clocked_in_at")),
+                name="dealershift_out_after_in",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.dealer} at table {self.table.number} from {self.clocked_in_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.clocked_out_at is None
+
+
 # --- Hands ----------------------------------------------------------------------------------------------
 
 
@@ -697,6 +753,10 @@ class Hand(models.Model):
     ``joker``: the joker is in the deck (lowball dealt as the table's own game; 004 lowball rule
     1: none is added when lowball is played in dealer's choice).
     ``no_fee_reason``: why no fee was taken before the deal (the schedule's band charged nothing).
+    ``misdeal_reason``: a void hand's code (:class:`MisdealReason`); ``void_reason`` the words (the
+    code's label, or the dealer's text: ``other`` needs it). ``boards``: Taiwanese poker's boards
+    agreed before the deal (1-3; the showdown must bring as many). ``dealer``/``dealer_shift``: who
+    dealt it, in which down (:class:`DealerShift`); None only on hands from before 2026-11-25.
     A hand becomes ``dealt`` only through the deal that takes its fees
     (:func:`handflow.services.start_hand`): on PostgreSQL and SQLite a trigger refuses a dealt hand
     with neither its fee transaction nor this reason (ledger migration 0006).
@@ -738,8 +798,18 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     void_reason = models.TextField(blank=True)
+    misdeal_reason = models.CharField(max_length=20, choices=MisdealReason, blank=True)
     joker = models.BooleanField(default=False)
     no_fee_reason = models.TextField(blank=True)
+    boards = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Taiwanese poker: the number of boards agreed before the deal."
+    )
+    dealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    dealer_shift = models.ForeignKey(
+        "DealerShift", null=True, blank=True, on_delete=models.PROTECT, related_name="hands"
+    )
 
     # Not a column: True on the hand a service returns for a request already carried out (e.g. a
     # second misdeal call for a hand that is already void).
@@ -767,6 +837,14 @@ class Hand(models.Model):
                 name="hand_void_has_time_and_reason",
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+            models.CheckConstraint(
+                condition=Q(misdeal_reason="") | Q(misdeal_reason__in=MisdealReason.values),
+                name="hand_misdeal_reason_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(boards__isnull=True) | Q(boards__gte=1, boards__lte=3),
+                name="hand_boards_one_to_three",
+            ),
         )
 
     def __str__(self) -> str:
@@ -807,6 +885,13 @@ class HandPlayer(models.Model):
     # before 2026-11-25 by the floor's fee-less start, which no longer exists.
     fee_cents = models.BigIntegerField(null=True, blank=True)
     stack_cents = models.BigIntegerField(null=True, blank=True)
+    # Chinese poker: the clean sweep this player declared before the showdown (the engine's
+    # ``declare`` name) and when the dealer recorded the declaration (handflow.declare_sweep).
+    sweep_declared = models.CharField(max_length=30, blank=True)
+    sweep_declared_at = models.DateTimeField(null=True, blank=True)
+
+    # Not a column: True on the row declare_sweep returns when that declaration was on record.
+    was_replayed: bool = False
 
     class Meta:
         ordering = ("hand", "position")

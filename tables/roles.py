@@ -45,6 +45,7 @@ _FLOOR_VIEW = [
     "tables.view_collectionrate",
     "tables.view_chipmovement",
     "tables.view_handresult",
+    "tables.view_dealershift",
 ]
 
 ROLE_PERMISSIONS: dict[str, list[str]] = {

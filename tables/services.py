@@ -25,7 +25,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as AuthUser
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from casino.core.db import service
@@ -38,8 +38,10 @@ from tables.errors import (
     InUse,
     InvalidSchedule,
     InvalidStakes,
+    NotADealer,
     NotEnoughPlayers,
     NotSeated,
+    NotYourTable,
     PlayerAlreadySeated,
     PlayerInHand,
     SeatNotFound,
@@ -56,12 +58,14 @@ from tables.models import (
     CollectionSchedule,
     CollectionScheduleVersion,
     ConfigAction,
+    DealerShift,
     Game,
     GameKind,
     Hand,
     HandPlayer,
     HandStatus,
     KillType,
+    MisdealReason,
     Player,
     Seat,
     Seating,
@@ -760,17 +764,37 @@ def move_hand(hand: Hand, status: str, *, by: User, reason: str = "", save: bool
     return fields
 
 
+def check_misdeal_reason(reason_code: object, reason: object = "") -> tuple[MisdealReason, str]:
+    """The misdeal's code (one of :class:`MisdealReason`: 004's misdeals, or ``other``) and its
+    words: the dealer's text when given (at most 500 characters), else the code's label; ``other``
+    needs text. Raises FloorValidationError naming the field."""
+    if not isinstance(reason_code, str) or reason_code not in MisdealReason.values:
+        raise FloorValidationError(
+            f"Pick the misdeal's reason: one of {', '.join(MisdealReason.values)}.", field="reason_code"
+        )
+    code = MisdealReason(reason_code)
+    text = reason.strip() if isinstance(reason, str) else ""
+    _check_text(text, field="reason", what="The reason", longest=500)
+    if code == MisdealReason.OTHER and not text:
+        raise FloorValidationError("Say what happened: the reason is 'other'.", field="reason")
+    return code, text or str(code.label)
+
+
 @service
-def void_hand(*, hand: Hand, reason: str, by: User) -> Hand:
-    """The floor's part of a misdeal: the hand is void (with ``reason``), nothing is settled, and
-    the button goes back to where it was before the hand (the redeal has the same button).
+def void_hand(*, hand: Hand, reason_code: str, reason: str = "", by: User) -> Hand:
+    """The floor's part of a misdeal: the hand is void (with its reason code and words), nothing is
+    settled, and the button goes back to where it was before the hand (the redeal has the same
+    button).
 
     The fees are the money flow's: call :func:`handflow.services.misdeal`, which returns them
-    (unless the table keeps them) and then calls this. Raises FloorValidationError (no reason),
-    IllegalTransition (the hand is settled or already void).
+    (unless the table keeps them) and then calls this. Raises FloorValidationError (no or an
+    unknown code, ``other`` without words), IllegalTransition (the hand is settled or already void).
     """
+    code, text = check_misdeal_reason(reason_code, reason)
     hand = Hand.objects.select_for_update().select_related("table").get(pk=hand.pk)
-    move_hand(hand, HandStatus.VOID, by=by, reason=reason)
+    fields = move_hand(hand, HandStatus.VOID, by=by, reason=text, save=False)
+    hand.misdeal_reason = code
+    hand.save(update_fields=[*fields, "misdeal_reason"])
     return hand
 
 
@@ -1173,3 +1197,97 @@ def preview_revision(
         warnings=rates_fee_warnings(built),
         digest=digest,
     )
+
+
+# --- Dealers --------------------------------------------------------------------------------------------
+
+
+def may_run_any_table(user: User) -> bool:
+    """The floor (``tables.manage_floor``; superusers) runs any table's hands without clocking in."""
+    return user is not None and user.is_authenticated and user.has_perm("tables.manage_floor")
+
+
+def dealer_on_duty(table: Table) -> DealerShift | None:
+    """The open down at ``table`` (the dealer clocked in there), or None."""
+    return (
+        DealerShift.objects.select_related("dealer")
+        .filter(table=table, clocked_out_at__isnull=True)
+        .order_by()
+        .first()
+    )
+
+
+def check_runs_hands(table: Table, by: User) -> DealerShift | None:
+    """Who may run ``table``'s hands: the dealer clocked in there, or the floor. Returns the table's
+    open down (None when nobody is clocked in and the floor runs the hand). Raises NotYourTable
+    (403) for anyone else, saying who is clocked in.
+
+    The one place this rule lives: every hand service of the money flow calls it under the table
+    lock (deal, showdown, sweep declaration, confirmation, misdeal). ``by=None`` is the system (a
+    data load, a job), never a request: the web always passes the request's user."""
+    shift = dealer_on_duty(table)
+    if by is None or may_run_any_table(by):
+        return shift
+    if shift is not None and shift.dealer_id == by.pk:
+        return shift
+    on_duty = f"{shift.dealer.get_username()} is clocked in there" if shift else "nobody is clocked in there"
+    raise NotYourTable(
+        f"Only the dealer clocked in at table {table.number} (or the floor) runs its hands; "
+        f"{on_duty}. Clock in at the table first."
+    )
+
+
+@service
+def clock_in(*, table: Table, dealer: AuthUser, by: User) -> DealerShift:
+    """Clock ``dealer`` in at ``table``: a dealer clocks themself in; the floor may clock in (assign)
+    any dealer. The table's open down (another dealer's) and the dealer's open down at another
+    table end now. Clocking in where one already is clocked in returns that down (``was_replayed``).
+
+    Raises NotYourTable (a dealer clocking in someone else), NotADealer (a user who can't run
+    hands), TableClosed, HandInProgress (a down ends between hands, not during one).
+    """
+    user = acting_user(by)
+    if user is None:
+        raise NotYourTable("Log in to clock in.")
+    if dealer.pk != user.pk and not may_run_any_table(user):
+        raise NotYourTable("A dealer clocks only themself in; the floor assigns other dealers.")
+    if not dealer.is_active or not dealer.has_perm("tables.run_hand"):
+        raise NotADealer(f"{dealer.get_username()} can't run hands, so can't be clocked in.", field="dealer")
+    table = lock_table(table)
+    if not table.is_open:
+        raise TableClosed(f"Table {table.number} is closed; open it before clocking a dealer in.")
+    shifts = list(
+        DealerShift.objects.select_for_update()
+        .filter(Q(table=table) | Q(dealer=dealer), clocked_out_at__isnull=True)
+        .order_by("pk")
+    )
+    for shift in shifts:
+        if shift.table_id == table.pk and shift.dealer_id == dealer.pk:
+            shift.was_replayed = True
+            return shift
+    now = timezone.now()
+    for shift in shifts:
+        # A down ends between hands, not during one (the hand records who dealt it).
+        _refuse_if_hand_in_progress(shift.table, "change the dealer at")
+        _end_shift(shift, by=by, now=now)
+    return DealerShift.objects.create(table=table, dealer=dealer, clocked_in_at=now, clocked_in_by=user)
+
+
+@service
+def clock_out(*, table: Table, by: User) -> DealerShift | None:
+    """End the down at ``table`` (the dealer themself, or the floor). Returns the ended down, or
+    None when nobody was clocked in. Raises NotYourTable, HandInProgress."""
+    table = lock_table(table)
+    shift = DealerShift.objects.select_for_update().filter(table=table, clocked_out_at__isnull=True).first()
+    if shift is None:
+        return None
+    if (by is None or shift.dealer_id != by.pk) and not may_run_any_table(by):
+        raise NotYourTable(f"Only the dealer clocked in at table {table.number} (or the floor) clocks out.")
+    _refuse_if_hand_in_progress(table, "clock the dealer out at")
+    _end_shift(shift, by=by, now=timezone.now())
+    return shift
+
+
+def _end_shift(shift: DealerShift, *, by: User, now: datetime.datetime) -> None:
+    shift.clocked_out_at, shift.clocked_out_by = max(now, shift.clocked_in_at), acting_user(by)
+    shift.save(update_fields=["clocked_out_at", "clocked_out_by"])

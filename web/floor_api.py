@@ -43,6 +43,7 @@ from web.floor_serializers import (
     ErrorSerializer,
     GameSerializer,
     HandSerializer,
+    MisdealSerializer,
     MovePlayerSerializer,
     PlayerSerializer,
     ReasonSerializer,
@@ -58,7 +59,6 @@ from web.floor_serializers import (
     TableConfigureSerializer,
     TableCreateSerializer,
     TableSerializer,
-    VoidHandSerializer,
 )
 from web.permissions import ActionPermissionMixin
 
@@ -453,6 +453,7 @@ class HandViewSet(ActionPermissionMixin, viewsets.ReadOnlyModelViewSet[Hand]):
         "dealt_by",
         "settled_by",
         "voided_by",
+        "dealer",
     ).prefetch_related("players__seat", "players__player")
     serializer_class = HandSerializer
     filterset_class = HandFilter
@@ -466,15 +467,18 @@ class HandViewSet(ActionPermissionMixin, viewsets.ReadOnlyModelViewSet[Hand]):
         return dict(HandSerializer(self.get_queryset().get(pk=hand.pk)).data)
 
     @extend_schema(
-        request=VoidHandSerializer,
+        request=MisdealSerializer,
         responses={200: HandSerializer, **ERRORS},
         summary="Void the hand (misdeal): nothing is settled, its fees are returned",
     )
     @action(detail=True, methods=["post"])
     def void(self, request: Request, pk: str | None = None) -> Response:
         hand = self.get_object()
-        data = _input(VoidHandSerializer, request)
-        return Response(self._fresh(hand_flow.misdeal(hand=hand, reason=data["reason"], by=request.user)))
+        data = _input(MisdealSerializer, request)
+        voided = hand_flow.misdeal(
+            hand=hand, reason_code=data["reason_code"], reason=data["reason"], by=request.user
+        )
+        return Response(self._fresh(voided))
 
 
 # --- History -------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 
 from poker.cards import card_texts
-from tables.models import GameKind
+from tables.models import GameKind, MisdealReason
 
 _DOLLARS = re.compile(r"^\$?\s*(\d{1,9})(?:\.(\d{1,2}))?$")
 
@@ -31,20 +31,38 @@ SWEEP_CHOICES = [
 
 
 class PageInputError(ValueError):
-    """Form input that can't be read (the message names the field)."""
+    """Form input that can't be read (the message names the field; ``field`` is the input's name
+    when known, so the page can mark it)."""
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
-def dollars_to_cents(text: str, what: str) -> int:
-    """``"12"``, ``"12.5"``, ``"$12.50"`` -> cents. Refuses anything else (no negatives)."""
+def dollars_to_cents(text: str, what: str, field: str = "") -> int:
+    """``"12"``, ``"12.5"``, ``"$12.50"`` -> cents. Refuses anything else (no negatives);
+    ``field``: the input the text came from (carried by the error)."""
     match = _DOLLARS.match(text.strip().replace(",", ""))
     if match is None:
-        raise PageInputError(f"{what}: {text!r} is not an amount in dollars (e.g. 25 or 12.50).")
+        raise PageInputError(
+            f"{what}: {text!r} is not an amount in dollars (e.g. 25 or 12.50).", field=field
+        )
     whole, part = match.groups()
     return int(whole) * 100 + int((part or "0").ljust(2, "0"))
 
 
+#: Taiwanese poker's board fields, first to third (``boards`` agreed before the deal: 1-3).
+BOARD_FIELDS = ("board", "board_2", "board_3")
+
+
 def showdown_from_post(
-    *, game_kind: str, game_slug: str, seats: Sequence[int], has_board: bool, data: Mapping[str, Any]
+    *,
+    game_kind: str,
+    game_slug: str,
+    seats: Sequence[int],
+    has_board: bool,
+    data: Mapping[str, Any],
+    boards: int | None = None,
 ) -> dict[str, Any]:
     """The showdown object for ``submit_showdown`` from the terminal's form fields.
 
@@ -54,8 +72,10 @@ def showdown_from_post(
     Chinese poker: ``front_<seat>``, ``middle_<seat>``, ``back_<seat>``, or ``declare_<seat>``
     (a sweep, with all 13 cards in ``cards_<seat>``) or ``surrender_<seat>``; ``fouled_<seat>``:
     the house fouls the hand (004 rule 8), with whatever cards were entered.
-    Taiwanese poker: ``top_<seat>``, ``middle_<seat>``, ``bottom_<seat>``, ``board`` and an
-    optional second board ``board_2``.
+    Taiwanese poker: ``top_<seat>``, ``middle_<seat>``, ``bottom_<seat>``, and the boards
+    ``board``, ``board_2``, ``board_3``: with ``boards`` (the number agreed before the deal) exactly
+    that many are sent (an empty one as empty, for the engine to refuse with its message);
+    without it, ``board`` and any later board given.
     Raises PageInputError for an amount that isn't one.
     """
 
@@ -67,7 +87,9 @@ def showdown_from_post(
         for seat in seats:
             entry: dict[str, Any] = {
                 "seat": seat,
-                "put_in": dollars_to_cents(text(f"put_in_{seat}") or "0", f"seat {seat}: put in"),
+                "put_in": dollars_to_cents(
+                    text(f"put_in_{seat}") or "0", f"seat {seat}: put in", f"put_in_{seat}"
+                ),
             }
             cards = card_texts(text(f"cards_{seat}"))
             if text(f"folded_{seat}"):
@@ -81,7 +103,7 @@ def showdown_from_post(
                 after = text(f"after_draw_{seat}")
                 if after or not entry.get("folded"):
                     where = f"seat {seat}: after the draw"
-                    entry["put_in_after_draw"] = dollars_to_cents(after or "0", where)
+                    entry["put_in_after_draw"] = dollars_to_cents(after or "0", where, f"after_draw_{seat}")
                 if text(f"checked_seven_{seat}"):
                     entry["checked_seven"] = True
         result: dict[str, Any] = {"players": players}
@@ -121,10 +143,11 @@ def showdown_from_post(
                 "bottom": card_texts(text(f"bottom_{seat}")),
             }
         )
-    second = card_texts(text("board_2"))
-    if second:  # a second board: every hand plays both (000)
-        return {"boards": [card_texts(text("board")), second], "players": players}
-    return {"board": card_texts(text("board")), "players": players}
+    given = [card_texts(text(name)) for name in BOARD_FIELDS]
+    count = boards if boards is not None else max(i + 1 for i, cards in enumerate(given) if cards or i == 0)
+    if count > 1:  # more boards: every hand plays each (000)
+        return {"boards": given[:count], "players": players}
+    return {"board": given[0], "players": players}
 
 
 def _thirteen(text: Any, seat: int) -> list[str]:
@@ -135,8 +158,60 @@ def _thirteen(text: Any, seat: int) -> list[str]:
     return [c for row in ("front", "middle", "back") for c in card_texts(text(f"{row}_{seat}"))]
 
 
+def entry_from_submitted(*, game_kind: str, game_slug: str, submitted: Mapping[str, Any]) -> dict[str, str]:
+    """The terminal's form fields for a showdown object as :func:`showdown_from_post` made it (a
+    reading on record): the entry as the dealer left it, to correct and read again. Amounts are
+    dollars as typed (``12`` or ``12.50``), cards space-separated."""
+
+    def cards(value: Any) -> str:
+        return " ".join(str(c) for c in value) if isinstance(value, list) else ""
+
+    fields: dict[str, str] = {}
+    boards = submitted.get("boards")
+    if isinstance(boards, list):
+        for name, board in zip(BOARD_FIELDS, boards, strict=False):
+            fields[name] = cards(board)
+    elif "board" in submitted:
+        fields["board"] = cards(submitted.get("board"))
+    for player in submitted.get("players") or []:
+        if not isinstance(player, Mapping) or not isinstance(player.get("seat"), int):
+            continue
+        seat = player["seat"]
+        if game_kind == GameKind.POT:
+            fields[f"cards_{seat}"] = cards(player.get("cards"))
+            if isinstance(player.get("put_in"), int):
+                fields[f"put_in_{seat}"] = cents_to_dollars(player["put_in"])
+            if isinstance(player.get("put_in_after_draw"), int):
+                fields[f"after_draw_{seat}"] = cents_to_dollars(player["put_in_after_draw"])
+            for flag, name in (("folded", "folded"), ("checked_seven", "checked_seven")):
+                if player.get(flag) is True:
+                    fields[f"{name}_{seat}"] = "on"
+            continue
+        rows = ("front", "middle", "back") if game_slug == "chinese-poker" else ("top", "middle", "bottom")
+        for row in rows:
+            if row in player:
+                fields[f"{row}_{seat}"] = cards(player.get(row))
+        if "cards" in player:
+            fields[f"cards_{seat}"] = cards(player.get("cards"))
+        if isinstance(player.get("declare"), str):
+            fields[f"declare_{seat}"] = player["declare"]
+        for flag in ("surrender", "fouled"):
+            if player.get(flag) is True:
+                fields[f"{flag}_{seat}"] = "on"
+    return fields
+
+
+def cents_to_dollars(cents: int) -> str:
+    """Cents as the terminal's amount fields show them: ``12`` or ``12.50``."""
+    return _dollars(cents)
+
+
 class MisdealForm(forms.Form):
-    reason = forms.CharField(max_length=200, label="Reason for the misdeal")
+    """A misdeal: one of 004's reasons (:class:`tables.choices.MisdealReason`), and the dealer's
+    words (needed for ``other``; the service checks that, and the length)."""
+
+    reason_code = forms.ChoiceField(choices=MisdealReason.choices, label="Misdeal")
+    reason = forms.CharField(max_length=500, required=False, label="What happened")
 
 
 class ScheduleRevisionForm(forms.Form):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User as AuthUser
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -20,6 +21,7 @@ from tables.models import (
     Game,
     Hand,
     HandPlayer,
+    MisdealReason,
     Payer,
     Player,
     RateStructure,
@@ -450,6 +452,15 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
     dealt_by = serializers.SerializerMethodField()
     settled_by = serializers.SerializerMethodField()
     voided_by = serializers.SerializerMethodField()
+    dealer: serializers.SlugRelatedField[AuthUser] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True
+    )
+    misdeal_reason = serializers.ChoiceField(
+        choices=MisdealReason.choices,
+        allow_blank=True,
+        read_only=True,
+        help_text="A void hand's reason code.",
+    )
 
     class Meta:
         model = Hand
@@ -475,6 +486,9 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
             "voided_at",
             "voided_by",
             "void_reason",
+            "misdeal_reason",
+            "boards",
+            "dealer",
         )
         read_only_fields = fields
 
@@ -491,8 +505,20 @@ class HandSerializer(serializers.ModelSerializer[Hand]):
         return _username(obj.voided_by)
 
 
-class VoidHandSerializer(serializers.Serializer[dict[str, Any]]):
-    reason = serializers.CharField(help_text="Why the hand is void (e.g. which misdeal rule).")
+class MisdealSerializer(serializers.Serializer[dict[str, Any]]):
+    """A misdeal: one of 004's reasons by code, with the dealer's words (needed for ``other``).
+    The rule (which codes, when words are needed) is the floor's: ``check_misdeal_reason``."""
+
+    reason_code = serializers.ChoiceField(
+        choices=MisdealReason.choices, help_text="Why the hand is void: one of 004's misdeals, or other."
+    )
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=500,
+        help_text="What happened, in words (required with `other`).",
+    )
 
 
 class ConfigChangeSerializer(serializers.ModelSerializer[ConfigChange]):

@@ -12,6 +12,8 @@ urlpatterns = [
     # the dealer terminal
     path("tables/<int:number>/", terminal_views.TerminalView.as_view(), name="terminal"),
     path("tables/<int:number>/start/", terminal_views.StartHandView.as_view(), name="start-hand"),
+    path("tables/<int:number>/clock/", terminal_views.ClockView.as_view(), name="clock"),
+    path("hands/<int:pk>/sweep/", terminal_views.DeclareSweepView.as_view(), name="declare-sweep"),
     path("hands/<int:pk>/showdown/", terminal_views.ShowdownView.as_view(), name="showdown"),
     path("hands/<int:pk>/confirm/", terminal_views.ConfirmView.as_view(), name="confirm"),
     path("hands/<int:pk>/misdeal/", terminal_views.MisdealView.as_view(), name="misdeal"),

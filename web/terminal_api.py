@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.contrib.auth.models import User as AuthUser
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
@@ -25,19 +26,22 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from handflow import services as hand_flow
+from tables import services as floor
 from tables.errors import FloorNotFound, FloorValidationError
 from tables.models import ChipMovement, Game, Hand, Player, Table
 from web.floor_api import _input, _table
-from web.floor_serializers import ErrorSerializer
+from web.floor_serializers import ErrorSerializer, MisdealSerializer
 from web.idempotency import IDEMPOTENCY_HEADER, idempotent, ledger_key
 from web.permissions import ActionPermissionMixin
 from web.terminal_serializers import (
     BuyInSerializer,
     CashOutSerializer,
     ChipMovementSerializer,
+    ClockInSerializer,
     ConfirmSerializer,
+    DealerShiftSerializer,
+    DeclareSweepSerializer,
     FeePreviewSerializer,
-    MisdealSerializer,
     PlayerChipsSerializer,
     RebuySerializer,
     ShowdownSerializer,
@@ -73,6 +77,13 @@ def _game(slug: str | None) -> Game | None:
     return game
 
 
+def _dealer(user_id: int) -> AuthUser:
+    dealer = AuthUser.objects.filter(pk=user_id, is_active=True).first()
+    if dealer is None:
+        raise FloorNotFound(f"There is no user {user_id}.", code="dealer_not_found", field="dealer")
+    return dealer
+
+
 def _movement(movement: ChipMovement, created: int = status.HTTP_201_CREATED) -> Response:
     code = status.HTTP_200_OK if movement.was_replayed else created
     return Response(ChipMovementSerializer(movement).data, status=code)
@@ -92,6 +103,8 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
         "rebuy": ["tables.sell_chips"],
         "cash_out": ["tables.cash_out_chips"],
         "start_hand": ["tables.run_hand"],
+        "clock_in": ["tables.run_hand"],
+        "clock_out": ["tables.run_hand"],
     }
 
     def get_object(self) -> Table:
@@ -213,9 +226,36 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
             game=_game(data.get("game")),
             sit_out_seat_numbers=data.get("sit_out_seat_numbers") or (),
             expected_fees=data["expected_fees"],
+            boards=data.get("boards"),
             by=request.user,
         )
         return Response(TerminalHandSerializer.from_hand(hand, fresh=True), status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        request=ClockInSerializer,
+        responses={201: DealerShiftSerializer, 200: DealerShiftSerializer, **ERRORS},
+        summary="Clock a dealer in at the table (a dealer themself; the floor assigns any dealer)",
+    )
+    @action(detail=True, methods=["post"], url_path="clock-in")
+    def clock_in(self, request: Request, number: str | None = None) -> Response:
+        table = self.get_object()
+        data = _input(ClockInSerializer, request)
+        dealer = _dealer(request.user.pk or 0 if data.get("dealer") is None else data["dealer"])
+        down = floor.clock_in(table=table, dealer=dealer, by=request.user)
+        code = status.HTTP_200_OK if down.was_replayed else status.HTTP_201_CREATED
+        return Response(DealerShiftSerializer(down).data, status=code)
+
+    @extend_schema(
+        request=None,
+        responses={200: DealerShiftSerializer, 204: None, **ERRORS},
+        summary="Clock the table's dealer out (204: nobody was clocked in)",
+    )
+    @action(detail=True, methods=["post"], url_path="clock-out")
+    def clock_out(self, request: Request, number: str | None = None) -> Response:
+        down = floor.clock_out(table=self.get_object(), by=request.user)
+        if down is None:
+            return Response(status=status.HTTP_204_NO_CONTENT)
+        return Response(DealerShiftSerializer(down).data)
 
 
 class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
@@ -228,6 +268,7 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
         "showdown": ["tables.run_hand"],
         "confirm": ["tables.run_hand"],
         "misdeal": ["tables.run_hand"],
+        "declare_sweep": ["tables.run_hand"],
     }
 
     def _hand(self) -> Hand:
@@ -288,5 +329,21 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
     def misdeal(self, request: Request, pk: str | None = None, *, idempotency_key: str) -> Response:
         hand = self._hand()
         data = _input(MisdealSerializer, request)
-        voided = hand_flow.misdeal(hand=hand, reason=data["reason"], by=request.user)
+        voided = hand_flow.misdeal(
+            hand=hand, reason_code=data["reason_code"], reason=data["reason"], by=request.user
+        )
         return Response(TerminalHandSerializer.from_hand(voided, replayed=voided.was_replayed))
+
+    @extend_schema(
+        request=DeclareSweepSerializer,
+        responses={200: TerminalHandSerializer, **ERRORS},
+        summary="Record a clean sweep declared before the showdown (Chinese poker), with its time",
+    )
+    @action(detail=True, methods=["post"], url_path="declare-sweep")
+    def declare_sweep(self, request: Request, pk: str | None = None) -> Response:
+        hand = self._hand()
+        data = _input(DeclareSweepSerializer, request)
+        hand_flow.declare_sweep(
+            hand=hand, seat_number=data["seat_number"], sweep=data["sweep"], by=request.user
+        )
+        return Response(TerminalHandSerializer.from_hand(hand))

@@ -20,6 +20,7 @@ from tables.models import (
     MAX_SEATS,
     ChipMovement,
     ChipMovementKind,
+    DealerShift,
     Hand,
     HandPlayer,
     HandResult,
@@ -160,6 +161,15 @@ class TerminalStartHandSerializer(serializers.Serializer[dict[str, Any]]):
             "`dealt` list of GET .../fees/ can be sent as it is). If the deal would now take "
             "anything else, nothing is taken: 409 `fees_changed`, whose detail gives the new fees."
         ),
+    )
+
+    boards = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=3,
+        help_text="Taiwanese poker: the boards agreed before the deal (default 1).",
     )
 
     def validate_expected_fees(self, value: list[dict[str, int]]) -> dict[int, int]:
@@ -324,10 +334,6 @@ class ConfirmSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class MisdealSerializer(serializers.Serializer[dict[str, Any]]):
-    reason = serializers.CharField(help_text="Why the hand is void (e.g. 004 rule 7a: five cards exposed).")
-
-
 class ReadingSerializer(serializers.ModelSerializer[HandResult]):
     status = serializers.ChoiceField(choices=ReadingStatus.choices, read_only=True)
     reading = serializers.JSONField(source="engine_result", read_only=True, help_text="The engine's result.")
@@ -398,6 +404,8 @@ class TerminalHandPlayerSerializer(serializers.Serializer[dict[str, Any]]):
         allow_null=True, help_text="Chips in play at the deal (after the fee)."
     )
     chips_cents = serializers.IntegerField(help_text="Chips at the table now.")
+    sweep_declared = serializers.CharField(help_text="Chinese poker: the clean sweep declared (or blank).")
+    sweep_declared_at = serializers.DateTimeField(allow_null=True, help_text="When it was declared.")
 
 
 def _players_and_chips(hand: Hand) -> tuple[Sequence[HandPlayer], dict[int, int]]:
@@ -441,6 +449,9 @@ class TerminalHandSerializer(serializers.Serializer[Hand]):
     reading = ReadingSerializer(allow_null=True)
     replayed = serializers.BooleanField(help_text="This request had already been carried out.")
     void_reason = serializers.CharField()
+    misdeal_reason = serializers.CharField(help_text="A void hand's misdeal code (blank otherwise).")
+    boards = serializers.IntegerField(allow_null=True, help_text="Taiwanese poker: the boards agreed.")
+    dealer = serializers.CharField(allow_null=True, help_text="Who dealt the hand (username).")
 
     @staticmethod
     def from_hand(
@@ -455,9 +466,9 @@ class TerminalHandSerializer(serializers.Serializer[Hand]):
         in about 2 ms, more than the whole rest of the response; the button's and the kill's seats
         come from the players'."""
         if not fresh:
-            hand = Hand.objects.select_related("table", "game", "stakes", "collection_schedule").get(
-                pk=hand.pk
-            )
+            hand = Hand.objects.select_related(
+                "table", "game", "stakes", "collection_schedule", "dealer"
+            ).get(pk=hand.pk)
         players: Sequence[HandPlayer]
         if fresh and hand.dealt_players is not None and hand.chips_after is not None:
             players, chips = hand.dealt_players, hand.chips_after
@@ -503,6 +514,8 @@ class TerminalHandSerializer(serializers.Serializer[Hand]):
                     "fee_cents": hp.fee_cents,
                     "stack_cents": hp.stack_cents,
                     "chips_cents": chips.get(hp.player_id, 0),
+                    "sweep_declared": hp.sweep_declared,
+                    "sweep_declared_at": hp.sweep_declared_at,
                 }
                 for hp in players
             ],
@@ -511,4 +524,36 @@ class TerminalHandSerializer(serializers.Serializer[Hand]):
             "reading": ReadingSerializer.as_dict(reading) if reading is not None else None,
             "replayed": replayed,
             "void_reason": hand.void_reason,
+            "misdeal_reason": hand.misdeal_reason,
+            "boards": hand.boards,
+            "dealer": hand.dealer.get_username() if hand.dealer is not None else None,
         }
+
+
+class ClockInSerializer(serializers.Serializer[dict[str, Any]]):
+    dealer = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=2**63 - 1,
+        help_text="The floor assigns this dealer (user id); a dealer leaves it out to clock themself in.",
+    )
+
+
+class DealerShiftSerializer(serializers.Serializer[DealerShift]):
+    """A dealer's down at a table."""
+
+    id = serializers.IntegerField()
+    table = serializers.IntegerField(source="table.number")
+    dealer = serializers.CharField(source="dealer.username")
+    clocked_in_at = serializers.DateTimeField()
+    clocked_out_at = serializers.DateTimeField(allow_null=True)
+    replayed = serializers.BooleanField(source="was_replayed")
+
+
+class DeclareSweepSerializer(serializers.Serializer[dict[str, Any]]):
+    seat_number = serializers.IntegerField(min_value=1, max_value=MAX_SEATS)
+    sweep = serializers.CharField(
+        max_length=40, help_text="The clean sweep declared (e.g. dragon, six-pairs)."
+    )

@@ -16,6 +16,10 @@ PRODUCTION_ENV = {
     "SECRET_KEY": "k" * 20 + "production-like-secret-for-the-deploy-check-0123456789",
     "ALLOWED_HOSTS": "cardroom.example.com",
     "CSRF_TRUSTED_ORIGINS": "https://cardroom.example.com",
+    # The ledger's keys live outside the database (docs/ledger.md); the dev keys fail the check.
+    "LEDGER_KEYS": "k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=",
+    "LEDGER_KEY_ID": "k1",
+    "LEDGER_ANCHOR_SIGNING_KEY": "a1:ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=",
 }
 
 

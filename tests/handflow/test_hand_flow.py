@@ -22,6 +22,7 @@ from ledger.errors import LedgerError
 from ledger.models import Entry, JournalTransaction
 from ledger.shifts import Shift
 from ledger.verification import verify_ledger
+from tables import services as floor_services
 from tables.errors import FloorError
 from tables.models import Game, Hand, HandStatus, Player, Table
 from tests.web.terminal_client import fees_shown
@@ -86,7 +87,12 @@ class ServiceDriver:
         plan = self._call(hand_flow.preview_fees, table=table)
         return dict(FeePreviewSerializer(FeePreviewSerializer.from_plan(plan)).data)
 
+    def clock_in(self, table: Table) -> None:
+        self._call(floor_services.clock_in, table=table, dealer=self.dealer, by=self.dealer)
+
     def start(self, table: Table) -> dict[str, Any]:
+        # The dealer runs the table's hands from their clock-in there (again: the same down).
+        self.clock_in(table)
         hand = self._call(hand_flow.start_hand, table=table, by=self.dealer)
         return TerminalHandSerializer.from_hand(hand)
 
@@ -102,7 +108,7 @@ class ServiceDriver:
 
     def misdeal(self, hand_id: int, reason: str) -> dict[str, Any]:
         hand = Hand.objects.get(pk=hand_id)
-        voided = self._call(hand_flow.misdeal, hand=hand, reason=reason, by=self.dealer)
+        voided = self._call(hand_flow.misdeal, hand=hand, reason_code="other", reason=reason, by=self.dealer)
         return TerminalHandSerializer.from_hand(voided, replayed=voided.was_replayed)
 
 
@@ -145,7 +151,12 @@ class ApiDriver:
     def preview(self, table: Table) -> dict[str, Any]:
         return self._answer(self.dealer.get(f"/api/terminal/tables/{table.number}/fees/"), 200)
 
+    def clock_in(self, table: Table) -> None:
+        clocked = self.dealer.post(f"/api/terminal/tables/{table.number}/clock-in/", {}, format="json")
+        assert clocked.status_code in (200, 201), clocked.json()
+
     def start(self, table: Table) -> dict[str, Any]:
+        self.clock_in(table)
         shown = fees_shown(self.dealer, table.number)
         return self._post(self.dealer, f"/api/terminal/tables/{table.number}/hands/", shown, 201)
 
@@ -156,7 +167,8 @@ class ApiDriver:
         return self._post(self.dealer, f"/api/terminal/hands/{hand_id}/confirm/", {"revision": revision}, 200)
 
     def misdeal(self, hand_id: int, reason: str) -> dict[str, Any]:
-        return self._post(self.dealer, f"/api/terminal/hands/{hand_id}/misdeal/", {"reason": reason}, 200)
+        body = {"reason_code": "other", "reason": reason}
+        return self._post(self.dealer, f"/api/terminal/hands/{hand_id}/misdeal/", body, 200)
 
 
 Driver = ServiceDriver | ApiDriver
@@ -515,6 +527,7 @@ def test_dealers_choice_records_the_button_pick(
         driver.buy_in(table, make_player(f"DC{seat}"), 8_000, seat=seat)
     hand = hand_flow.start_hand(table=table, by=None, game=Game.objects.get(slug="razz"))
     assert hand.game.slug == "razz"
+    driver.clock_in(table)
     # Stud games need no board; the showdown reads razz.
     read = driver.showdown(
         hand.pk,

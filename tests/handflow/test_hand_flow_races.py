@@ -18,6 +18,7 @@ from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
 from tables import errors, services
+from tables import services as floor_services
 from tables.models import ChipMovement, Hand, HandResult, HandStatus, Player, ReadingStatus, Seating, Table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -110,7 +111,7 @@ def test_the_same_misdeal_twice_returns_the_fees_once(table: Table) -> None:
     hand = hand_flow.start_hand(table=table, by=None)
     assert chips(table) == [4_900, 5_000, 5_000]
     results = together(
-        *(lambda: hand_flow.misdeal(hand=hand, reason="boxed cards", by=None) for _ in range(2))
+        *(lambda: hand_flow.misdeal(hand=hand, reason_code="boxed_cards", by=None) for _ in range(2))
     )
     assert all(isinstance(r, Hand) for r in results), results
     assert sorted(r.was_replayed for r in results) == [False, True]
@@ -176,6 +177,7 @@ def test_a_connection_dropped_mid_settlement_leaves_nothing_half_posted(
     from ledger import services as ledger_services
 
     hand = read_hand(table)
+    floor_services.clock_in(table=table, dealer=users["dealer"], by=users["dealer"])
     before = chips(table)
     seen: dict[str, int] = {}
 

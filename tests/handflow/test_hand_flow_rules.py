@@ -208,7 +208,7 @@ class TestSessions:
         with pytest.raises(errors.ChipsLocked):
             hand_flow.cash_out(table=table, player=ben, by=None, idempotency_key="x2")
         buy(table, cat, 5_000)  # not dealt in: may buy in during the hand
-        hand_flow.misdeal(hand=hand, reason="boxed cards", by=None)
+        hand_flow.misdeal(hand=hand, reason_code="boxed_cards", by=None)
         hand_flow.rebuy(table=table, player=ana, amount_cents=2_000, by=None, idempotency_key="x3")
         assert chips(table, ana, ben, cat) == [7_000, 5_000, 5_000]
 
@@ -351,7 +351,7 @@ class TestDealingIn:
         assert [(o.seat, o.reason) for o in plan.left_out] == [(5, "rotates_out")]
         hand = hand_flow.start_hand(table=table, by=None)
         assert chips(table, *players) == [9_900, 9_900, 9_900, 9_900, 10_000]
-        hand_flow.misdeal(hand=hand, reason="004 rule 7b: wrong number of cards", by=None)
+        hand_flow.misdeal(hand=hand, reason_code="wrong_count", by=None)
         assert chips(table, *players) == [10_000] * 5
 
     def test_no_collection_rate(self, make_table: MakeTable, seat_players: SeatPlayers) -> None:
@@ -388,7 +388,7 @@ class TestDealingIn:
         # The hand in progress keeps the fees it paid; a preview now still shows the old rate.
         assert [hp.fee_cents for hp in hand.players.order_by("position")] == [200, 100, 100]
         assert hand_flow.preview_fees(table=table).total_fees_cents == 400
-        hand_flow.misdeal(hand=hand, reason="redeal", by=None)
+        hand_flow.misdeal(hand=hand, reason_code="other", reason="redeal", by=None)
         time.sleep(1.1)
         redeal = hand_flow.start_hand(table=table, by=None)
         assert [hp.fee_cents for hp in redeal.players.order_by("position")] == [500, 300, 300]
@@ -431,7 +431,7 @@ class TestDealingIn:
         assert old.fees_by_position(3)[0] == 200  # $2 from Ana, the button
         assert [hp.fee_cents for hp in hand.players.order_by("position")] == old.fees_by_position(3)
         assert sum(chips(table, ana, ben, cat)) == 40_000 - sum(old.fees_by_position(3))
-        hand_flow.misdeal(hand=hand, reason="redeal", by=None)
+        hand_flow.misdeal(hand=hand, reason_code="other", reason="redeal", by=None)
         # Now: the $60 button fee. Ana can't pay it and keep 9 points: the button goes to Ben,
         # and Ana sits the hand out.
         redeal = hand_flow.start_hand(table=table, by=None)

@@ -407,9 +407,10 @@ class HandFlowMachine(RuleBasedStateMachine):
 
     def misdeal(self, *, retry: bool) -> None:
         assert self.hand is not None
-        hand_flow.misdeal(hand=self.hand, reason="004 rule 7", by=None)
+        hand_flow.misdeal(hand=self.hand, reason_code="exposed_five", by=None)
         if retry:
-            assert hand_flow.misdeal(hand=self.hand, reason="again", by=None).was_replayed
+            again = hand_flow.misdeal(hand=self.hand, reason_code="other", reason="again", by=None)
+            assert again.was_replayed
         for index, fee in self.hand_fees:
             self.chips[index] += fee
             self.house -= fee

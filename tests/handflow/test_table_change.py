@@ -16,6 +16,7 @@ from ledger import selectors as ledger_selectors
 from ledger.models import Entry, JournalTransaction, TransactionKind
 from ledger.verification import verify_ledger
 from tables import errors, services
+from tables import services as floor_services
 from tables.models import Player, Seating, Table
 
 MakeTable = Callable[..., Table]
@@ -119,6 +120,7 @@ def test_refused_table_change_changes_nothing(
     seating = bought_in(one, 1, 10_100)  # 101 one-dollar chips: not whole five-dollar chips
     if refusal == "in_hand":
         bought_in(one, 2, 10_000)
+        floor_services.clock_in(table=one, dealer=users["dealer"], by=users["floor"])
         hand_flow.start_hand(table=one, by=users["dealer"])
     if refusal == "seat_taken":
         bought_in(two, 3, 10_000)

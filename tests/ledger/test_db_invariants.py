@@ -55,6 +55,7 @@ def run_deferred_checks() -> None:
 # --- append-only, on both databases -------------------------------------------------------------------
 
 
+@pytest.mark.tamper
 @pytest.mark.django_db
 def test_journal_transactions_cannot_be_updated_or_deleted(posted: JournalTransaction) -> None:
     message = refused("UPDATE ledger_journaltransaction SET memo = %s WHERE id = %s", ["edited", posted.pk])
@@ -63,6 +64,7 @@ def test_journal_transactions_cannot_be_updated_or_deleted(posted: JournalTransa
     assert JournalTransaction.objects.get(pk=posted.pk).memo == ""
 
 
+@pytest.mark.tamper
 @pytest.mark.django_db
 def test_entries_cannot_be_updated_or_deleted(posted: JournalTransaction) -> None:
     entry = posted.entries.first()
@@ -72,6 +74,7 @@ def test_entries_cannot_be_updated_or_deleted(posted: JournalTransaction) -> Non
     assert Entry.objects.filter(transaction=posted).count() == 2
 
 
+@pytest.mark.tamper
 @pytest.mark.django_db
 def test_accounts_keep_their_identity_and_are_never_deleted(
     posted: JournalTransaction, table: Table, alice: Player, bob: Player

@@ -14,6 +14,7 @@ from ledger.models import Account, Entry, JournalTransaction
 from tables.models import Player, Table
 
 
+@pytest.mark.tamper
 @pytest.mark.django_db(transaction=True)
 def test_flush_empties_the_ledger_and_keeps_it_append_only(
     make_bare_table: Callable[[], Table], make_bare_player: Callable[..., Player]

@@ -10,6 +10,7 @@ import pytest
 from ledger import selectors, services
 from ledger.errors import InsufficientChips, InvalidPosting
 from ledger.hashing import transaction_content, transaction_hash
+from ledger.keys import chain_keys
 from ledger.models import GENESIS_HASH, Account, AccountKind, ChainHead, Entry, JournalTransaction
 from ledger.shifts import Shift, ShiftCode
 from tables.models import Hand, Player, Table
@@ -452,12 +453,15 @@ def test_the_hash_covers_the_entries(table: Table, alice: Player, cashier) -> No
             idempotency_key=stored.idempotency_key,
             request_digest=stored.request_digest,
             reverses_id=stored.reverses_id,
+            key_id=stored.key_id,
             entries=entries,
         )
 
-    assert transaction_hash(content(lines)) == stored.hash
+    key = chain_keys().keys[stored.key_id]
+    assert stored.key_id == chain_keys().current_id
+    assert transaction_hash(content(lines), key) == stored.hash
     altered = [(line, account, amount * 2) for line, account, amount in lines]
-    assert transaction_hash(content(altered)) != stored.hash
+    assert transaction_hash(content(altered), key) != stored.hash
 
 
 def test_selectors_never_create_accounts(table: Table, alice: Player, hand: Hand) -> None:

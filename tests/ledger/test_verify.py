@@ -101,6 +101,7 @@ def test_the_command_prints_a_summary_and_exits_zero(book: dict[str, object]) ->
     assert "ledger OK: 2 chain(s), 7 transaction(s)" in out.getvalue()
 
 
+@pytest.mark.tamper
 def test_an_altered_amount_is_caught_and_named(book: dict[str, object]) -> None:
     settle: JournalTransaction = book["settle"]  # type: ignore[assignment]
     entry = settle.entries.order_by("line").first()
@@ -119,6 +120,7 @@ def test_an_altered_amount_is_caught_and_named(book: dict[str, object]) -> None:
     assert {p.transaction_id for p in report.problems if p.transaction_id} == {settle.pk}
 
 
+@pytest.mark.tamper
 def test_the_command_fails_naming_the_altered_transaction(book: dict[str, object]) -> None:
     settle: JournalTransaction = book["settle"]  # type: ignore[assignment]
     tamper("UPDATE ledger_journaltransaction SET memo = %s WHERE id = %s", ["edited later", settle.pk])
@@ -129,6 +131,7 @@ def test_the_command_fails_naming_the_altered_transaction(book: dict[str, object
     assert "FAILED" in out.getvalue()
 
 
+@pytest.mark.tamper
 @pytest.mark.postgres
 def test_postgres_rows_altered_with_triggers_disabled_are_caught(book: dict[str, object]) -> None:
     """The brief's scenario, literally: ALTER TABLE ... DISABLE TRIGGER ALL, alter, re-enable."""
@@ -144,6 +147,7 @@ def test_postgres_rows_altered_with_triggers_disabled_are_caught(book: dict[str,
     assert ("reversal_mismatch", reversal.pk) in {(p.code, p.transaction_id) for p in report.problems}
 
 
+@pytest.mark.tamper
 def test_a_deleted_transaction_breaks_the_chain(book: dict[str, object]) -> None:
     settle: JournalTransaction = book["settle"]  # type: ignore[assignment]
     tamper("DELETE FROM ledger_entry WHERE transaction_id = %s", [settle.pk])

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from poker.kill import KillKind, kill_blind, next_hand_kill
+from poker.kill import KillKind, kill_blind, kill_limits, next_hand_kill
 
 
 def test_no_kill_until_two_pots_in_a_row() -> None:
@@ -54,3 +54,12 @@ def test_kill_blind_rounds_up_to_the_chip() -> None:
         kill_blind(200, "half", chip=0)
     with pytest.raises(ValueError, match="triple"):
         kill_blind(200, "triple")
+
+
+def test_a_kill_hands_limits_go_up_as_its_blind_does() -> None:
+    """$4-$8 half kill plays $6-$12, full kill $8-$16; with $5 chips a half kill of $5-$10 rounds
+    up to whole chips ($10-$15), as the kill blind does; no kill leaves the limits alone."""
+    assert kill_limits(400, 800, "half") == (600, 1_200)
+    assert kill_limits(400, 800, KillKind.FULL) == (800, 1_600)
+    assert kill_limits(500, 1_000, "half", chip=500) == (1_000, 1_500)
+    assert kill_limits(500, 1_000, "none", chip=500) == (500, 1_000)

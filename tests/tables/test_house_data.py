@@ -9,13 +9,17 @@ checks that file against the seed text; without them it is skipped and says why.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from tables.house_data import DATA_FILE, HouseDataError, load_house_data
 from tables.models import (
@@ -327,3 +331,26 @@ def test_stakes_in_use_are_not_rewritten(make_table: object, tmp_path: Path) -> 
     with pytest.raises(HouseDataError, match="in use"):
         load_house_data(path)
     assert Stakes.objects.get(code="limit-4-8-half").big_bet_cents == 800
+
+
+def test_a_schedule_loaded_for_the_first_time_is_in_force_from_its_load(house: None, tmp_path: Path) -> None:
+    """The first version read "in force from 1999-12-31 16:00": a schedule the room never had
+    then. Loaded now, it is in force from now; a back-dated load says its moment."""
+    data = json.loads(DATA_FILE.read_text())
+    assert "schedules_effective_from" not in data
+    new = dict(next(s for s in data["collection_schedules"] if s["code"] == "A"), code="NEW", name="New")
+    back = dict(new, code="BACK", name="Back-dated")
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps(data | {"collection_schedules": [new]}))
+    before = timezone.now()
+    load_house_data(path)
+    first = CollectionSchedule.objects.get(code="NEW").versions.get()
+    assert before <= first.effective_from <= timezone.now()
+    path.write_text(json.dumps(data | {"collection_schedules": [back]}))
+    since = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    call_command(
+        "load_house_data", "--file", str(path), "--effective-from", since.isoformat(), stdout=StringIO()
+    )
+    assert CollectionSchedule.objects.get(code="BACK").versions.get().effective_from == since
+    with pytest.raises(CommandError, match="time zone"):
+        call_command("load_house_data", "--file", str(path), "--effective-from", "2026-01-01T00:00")

@@ -298,7 +298,7 @@ class TestSeating:
             services.unseat_player(seating=seating, by=None)
         with pytest.raises(errors.PlayerInHand):
             hand_flow.move_player(seating=seating, to_seat_number=5, by=None)
-        hand_flow.misdeal(hand=hand, reason="misdeal: exposed cards", by=None)
+        hand_flow.misdeal(hand=hand, reason_code="exposed_up", by=None)
         services.unseat_player(seating=seating, by=None)
 
     def test_member_numbers_are_unique(self, make_player: Callable[..., Player]) -> None:
@@ -328,6 +328,7 @@ class TestHands:
     ) -> None:
         table = make_table()
         buy_in_players(table, [2, 5, 9])
+        services.clock_in(table=table, dealer=users["dealer"], by=users["dealer"])
         hand = deal_hand(table, by=users["dealer"])
         assert (hand.number, hand.status, hand.game.slug) == (1, HandStatus.DEALT, "holdem")
         assert hand.stakes == table.stakes
@@ -440,6 +441,7 @@ class TestHands:
     ) -> None:
         table = make_table()
         buy_in_players(table, [1, 2])
+        services.clock_in(table=table, dealer=users["dealer"], by=users["dealer"])
         hand = deal_hand(table, by=users["dealer"])
         assert hand.status == HandStatus.DEALT
         assert hand.dealt_at is not None
@@ -450,7 +452,7 @@ class TestHands:
         assert hand.settled_by == users["dealer"]
         # settled is final, whatever asks.
         with pytest.raises(errors.IllegalTransition, match="final"):
-            services.void_hand(hand=hand, reason="x", by=None)
+            services.void_hand(hand=hand, reason_code="other", reason="x", by=None)
         for status in HandStatus.values:
             with pytest.raises(errors.IllegalTransition, match="final"):
                 services.move_hand(hand, status, by=None, reason="x", save=False)
@@ -472,16 +474,22 @@ class TestHands:
         settle_hand(deal_hand(table))  # button at 1
         hand = deal_hand(table)  # button at 2
         assert hand.button_seat.number == 2
-        with pytest.raises(errors.FloorValidationError, match="why"):
-            hand_flow.misdeal(hand=hand, reason="", by=None)
-        hand = hand_flow.misdeal(hand=hand, reason="004 rule 13: two cards exposed", by=users["dealer"])
-        assert (hand.status, hand.voided_by, hand.void_reason) == (
+        with pytest.raises(errors.FloorValidationError, match="misdeal's reason"):
+            hand_flow.misdeal(hand=hand, reason_code="", by=None)
+        with pytest.raises(errors.FloorValidationError, match="Say what happened"):
+            hand_flow.misdeal(hand=hand, reason_code="other", reason="  ", by=None)
+        with pytest.raises(errors.NotYourTable):  # not clocked in at this table
+            hand_flow.misdeal(hand=hand, reason_code="exposed_up", by=users["dealer"])
+        services.clock_in(table=table, dealer=users["dealer"], by=users["floor"])
+        hand = hand_flow.misdeal(hand=hand, reason_code="exposed_up", by=users["dealer"])
+        assert (hand.status, hand.voided_by, hand.misdeal_reason, hand.void_reason) == (
             HandStatus.VOID,
             users["dealer"],
-            "004 rule 13: two cards exposed",
+            "exposed_up",
+            "More than one card exposed face up by the dealer (004 lowball 13)",
         )
         with pytest.raises(errors.IllegalTransition):
-            services.void_hand(hand=hand, reason="again", by=None)
+            services.void_hand(hand=hand, reason_code="other", reason="again", by=None)
         # The redeal has the same button (Robert's Rules) and the next number.
         redeal = deal_hand(table)
         assert (redeal.number, redeal.button_seat.number) == (3, 2)

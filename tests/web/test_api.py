@@ -206,10 +206,14 @@ class TestHands:
         dealer: APIClient,
         table_with_players: Callable[..., tuple[Table, list[Player]]],
         deal_hand: Callable[..., Hand],
+        on_duty: Callable[..., Any],
     ) -> None:
         table, _players = table_with_players(seats=[3, 6, 8])
         dealt = deal_hand(table)
         hand = dealer.get(f"/api/hands/{dealt.pk}/").json()
+        refused = dealer.post(f"/api/hands/{hand['id']}/void/", {"reason_code": "boxed_cards"}, format="json")
+        assert (refused.status_code, refused.json()["code"]) == (403, "not_clocked_in")
+        on_duty(table)
         assert (hand["number"], hand["status"], hand["button_seat"], hand["game"]) == (
             1,
             "dealt",
@@ -222,10 +226,14 @@ class TestHands:
             (3, 8, False),
         ]
         assert dealer.post(f"/api/hands/{hand['id']}/void/", {}, format="json").status_code == 400
+        other = dealer.post(f"/api/hands/{hand['id']}/void/", {"reason_code": "other"}, format="json")
+        assert (other.status_code, other.json()["field"]) == (400, "reason")  # "other" needs words
         voided = dealer.post(
-            f"/api/hands/{hand['id']}/void/", {"reason": "misdeal: boxed cards"}, format="json"
+            f"/api/hands/{hand['id']}/void/",
+            {"reason_code": "boxed_cards", "reason": "5 boxed"},
+            format="json",
         )
-        assert voided.json()["status"] == "void"
+        assert (voided.json()["status"], voided.json()["misdeal_reason"]) == ("void", "boxed_cards")
         assert voided.json()["voided_by"] == "dealer"
         assert Hand.objects.get(pk=hand["id"]).status == HandStatus.VOID
         listed = dealer.get("/api/hands/", {"table": table.number, "status": "void"}).json()

@@ -1,7 +1,8 @@
 """No input gets a server error, found by fuzzing: schemathesis generates requests from the API's
 own OpenAPI schema (valid and invalid bodies, parameters, ids) for every operation, as each role,
-and every answer must be below 500. Bounded (``FUZZ_EXAMPLES`` cases per operation and role) so it
-runs in the suite; raise it for a longer hunt:
+and every answer must be below 500, with a status the schema documents for that operation and the
+body it documents (schemathesis's status-code and response-schema checks; ``web/schema.py``).
+Bounded (``FUZZ_EXAMPLES`` cases per operation and role) so it runs in the suite; raise it for a longer hunt:
 
     FUZZ_EXAMPLES=200 .venv/bin/python -m pytest tests/web/test_api_fuzz.py -p no:xdist
 """
@@ -21,10 +22,13 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, settings
+from schemathesis.core.failures import FailureGroup
+from schemathesis.specs.openapi.checks import response_schema_conformance, status_code_conformance
 
 from tables.models import Hand, Player, Table
 
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
+CONFORMANCE = [status_code_conformance, response_schema_conformance]
 PASSWORD = "fuzz-password-1"
 
 
@@ -78,7 +82,17 @@ def _fuzz(headers: dict[str, str], failures: list[str]) -> None:
         @given(case=operation.as_strategy())
         def check(case: Any) -> None:
             response = case.call(headers=headers)
+            where = f"{case.method} {case.operation.path} -> {response.status_code}"
             if response.status_code >= 500:
-                failures.append(f"{case.method} {case.formatted_path} -> {response.status_code}")
+                failures.append(where)
+                return
+            # The API says what it does: the status is one the schema documents for the operation,
+            # and the body (an error's {code, detail} too) is the documented one.
+            try:
+                case.validate_response(response, checks=CONFORMANCE)
+            except FailureGroup as group:  # one exception per check that failed
+                failures.extend(
+                    f"{where}: {type(e).__name__}: {str(e).splitlines()[0][:120]}" for e in group.exceptions
+                )
 
         check()

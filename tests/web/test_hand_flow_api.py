@@ -15,6 +15,7 @@ from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from tables import services
+from tables import services as floor_services
 from tables.models import ChipMovement, Hand, IdempotentRequest, Player, Table
 from tests.web.terminal_client import fees_shown
 
@@ -35,8 +36,10 @@ def post(client: APIClient, url: str, body: dict[str, Any], key: str | None = No
 
 
 @pytest.fixture
-def table(make_table: Callable[..., Table]) -> Table:
-    return make_table(number=41, game="holdem", stakes="nl-20-100", schedule="A")
+def table(make_table: Callable[..., Table], on_duty: Callable[..., Any]) -> Table:
+    table = make_table(number=41, game="holdem", stakes="nl-20-100", schedule="A")
+    on_duty(table)  # the dealer runs this table's hands
+    return table
 
 
 @pytest.fixture
@@ -168,7 +171,7 @@ class TestHandEndpoints:
         assert chips["rules"]["buy_in_min_cents"] == 2_000
         assert chips["rules"]["buy_in_max_cents"] == 10_000
 
-        voided = post(client, f"/api/terminal/hands/{hand['id']}/misdeal/", {"reason": "too late"})
+        voided = post(client, f"/api/terminal/hands/{hand['id']}/misdeal/", {"reason_code": "exposed_five"})
         assert (voided.status_code, voided.json()["code"]) == (409, "hand_settled")
 
     def test_not_found_and_bad_input(self, client: APIClient, table: Table, seated: list[Player]) -> None:
@@ -205,7 +208,7 @@ class TestHandEndpoints:
     def test_the_floor_void_returns_fees(self, client: APIClient, table: Table, seated: list[Player]) -> None:
         start = f"/api/terminal/tables/{table.number}/hands/"
         hand = post(client, start, fees_shown(client, table.number)).json()
-        void = client.post(f"/api/hands/{hand['id']}/void/", {"reason": "boxed cards"}, format="json")
+        void = client.post(f"/api/hands/{hand['id']}/void/", {"reason_code": "boxed_cards"}, format="json")
         assert void.status_code == 200
         assert [ledger_selectors.player_chips(table=table, player=p) for p in seated] == [5_000, 5_000]
 
@@ -227,7 +230,8 @@ TERMINAL_REQUESTS = [
      {"dealer", "floor", "admin"}),
     ("showdown", "post", "/api/terminal/hands/{h}/showdown/", SHOWDOWN, {"dealer", "floor", "admin"}),
     ("confirm", "post", "/api/terminal/hands/{h}/confirm/", {}, {"dealer", "floor", "admin"}),
-    ("misdeal", "post", "/api/terminal/hands/{h}/misdeal/", {"reason": "r"}, {"dealer", "floor", "admin"}),
+    ("misdeal", "post", "/api/terminal/hands/{h}/misdeal/", {"reason_code": "foreign_card"},
+     {"dealer", "floor", "admin"}),
 ]  # fmt: skip
 
 
@@ -255,6 +259,10 @@ def test_permissions(
     for i, player in enumerate(seat_players(other, [1, 2])):
         hand_flow.buy_in(table=other, player=player, amount_cents=5_000, by=None, idempotency_key=f"o-{i}")
     hand = hand_flow.start_hand(table=other, by=None)
+    # The dealer is clocked in where the request goes: the first table for the deal, else the hand's.
+    floor_services.clock_in(
+        table=table if name == "start" else other, dealer=users["dealer"], by=users["floor"]
+    )
     if name == "confirm":
         hand_flow.submit_showdown(hand=hand, submitted=SHOWDOWN, by=None)
     cage = users["nobody"].__class__.objects.create_user(username="cage", password="pw-cage")
@@ -307,6 +315,10 @@ def test_schema_lists_the_terminal_with_the_idempotency_header(db: None, tmp_pat
         for verb, operation in item.items()
         if verb == "post"
     }
+    # The money writes need the header; clocking in and out and declaring a sweep are safe to
+    # repeat as they are (the same down, nobody left to clock out, the declaration on record).
+    repeatable = {"clock-in", "clock-out", "declare-sweep"}
+    writes = {path: op for path, op in writes.items() if path.rstrip("/").rsplit("/", 1)[1] not in repeatable}
     assert len(writes) == 7  # buy-in, rebuy, cash-out, start, showdown, confirm, misdeal
     for path, operation in writes.items():
         headers = [p for p in operation["parameters"] if p["in"] == "header"]

@@ -14,13 +14,17 @@ from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
+from tables import services as floor_services
 from tables.models import CollectionSchedule, Hand, HandResult, HandStatus, Player, Seating, Table
 from web.floor_forms import PageInputError, dollars_to_cents, showdown_from_post
 
 
-def logged_in(user: Any) -> Client:
+def logged_in(user: Any, *, clocked_in_at: Table | None = None) -> Client:
+    """A browser logged in as ``user``; a dealer runs a table's hands once clocked in there."""
     client = Client()
     client.force_login(user)
+    if clocked_in_at is not None:
+        floor_services.clock_in(table=clocked_in_at, dealer=user, by=user)
     return client
 
 
@@ -39,7 +43,8 @@ def messages_of(client: Client, url: str) -> str:
 
 
 def deal(client: Client, number: int) -> Any:
-    """Tap "Collect the fees and deal" on the start page: it posts the fees it showed."""
+    """Deal as a page without the script does: the start page shows the fees, "Collect the fees
+    and deal" posts the fees it showed."""
     shown = page(client, f"/tables/{number}/start/")
     fees = dict(re.findall(r'name="(fee-\d+)" value="(\d+)"', shown))
     return client.post(f"/tables/{number}/start/", fees)
@@ -84,10 +89,10 @@ def test_dealer_plays_a_holdem_hand_with_side_pots(
     users: dict[str, Any], holdem_table: tuple[Table, list[Player]]
 ) -> None:
     table, players = holdem_table
-    dealer = logged_in(users["dealer"])
+    dealer = logged_in(users["dealer"], clocked_in_at=table)
     terminal = page(dealer, "/tables/21/")
     assert 'id="fee-preview"' in terminal
-    assert "$2" in terminal
+    assert 'Deal: fees <span id="total-fees">$2</span>' in terminal
     confirm = page(dealer, "/tables/21/start/")
     assert 'id="fees-to-confirm"' in confirm
     assert ">$2<" in confirm
@@ -122,7 +127,7 @@ def test_bad_cards_show_the_error_and_post_nothing(
     users: dict[str, Any], holdem_table: tuple[Table, list[Player]]
 ) -> None:
     table, _ = holdem_table
-    dealer = logged_in(users["dealer"])
+    dealer = logged_in(users["dealer"], clocked_in_at=table)
     deal(dealer, 21)
     hand = Hand.objects.get(table=table)
     count = JournalTransaction.objects.count()
@@ -132,10 +137,14 @@ def test_bad_cards_show_the_error_and_post_nothing(
         ({"cards_2": "Qc Jd 4s"}, "needs 2 cards"),
         ({"put_in_2": "lots"}, "is not an amount in dollars"),
     ]:
-        dealer.post(f"/hands/{hand.pk}/showdown/", HOLDEM_FORM | bad)
-        shown = page(dealer, "/tables/21/")
+        # Without the script the page is drawn again: the refusal, and the entry as posted.
+        response = dealer.post(f"/hands/{hand.pk}/showdown/", HOLDEM_FORM | bad)
+        assert response.status_code == 400
+        shown = response.content.decode()
         assert expected in shown, (bad, expected)
-        assert 'class="error"' in shown
+        assert 'class="alert" id="refusal"' in shown
+        field, value = next(iter(bad.items()))
+        assert f'name="{field}" value="{value}"' in shown
         assert not HandResult.objects.filter(hand=hand).exists()
         hand.refresh_from_db()
         assert hand.status == HandStatus.DEALT
@@ -186,18 +195,18 @@ def test_dealer_plays_chinese_poker_rounds_with_capped_payments(
             },
         )
     assert chips(table, *players) == [10_000] * 4
-    dealer = logged_in(users["dealer"])
+    dealer = logged_in(users["dealer"], clocked_in_at=table)
     deal(dealer, 22)
     hand1 = Hand.objects.get(table=table)
     assert [p.fee_cents for p in hand1.players.order_by("position")] == [200, 100, 100, 100]
     dealer.post(f"/hands/{hand1.pk}/showdown/", CHINESE_FORM)
     shown = page(dealer, "/tables/22/")
-    assert "Seat 4: fouled" in shown
+    assert "Seat 4 (D): fouled: " in shown
     dealer.post(f"/hands/{hand1.pk}/confirm/", {"revision": "1"})
     assert chips(table, *players) == [14_800, 15_900, 6_900, 1_900]
 
     # D can't pay and keep 9 points: the terminal says so; the floor sells D the short rebuy.
-    assert "Seat 4 (D) is not dealt in" in page(dealer, "/tables/22/")
+    assert "Not dealt in: has $19" in page(dealer, "/tables/22/")
     floor.post(
         "/floor/tables/22/", {"action": "rebuy", "token": "cp5", "player": str(players[3].pk), "amount": "50"}
     )
@@ -208,8 +217,10 @@ def test_dealer_plays_chinese_poker_rounds_with_capped_payments(
     assert hand2.button_seat.number == 2
     dealer.post(f"/hands/{hand2.pk}/showdown/", CHINESE_FORM_2)
     shown = page(dealer, "/tables/22/")
-    # Chinese poker's dealer and action buttons are one position.
-    assert "Dealer and action button: seat 2" in shown
+    # Chinese poker's dealer and action buttons are one position, shown once, at seat 2.
+    assert shown.count('id="dealer-button"') == 1
+    seat_2 = shown[shown.index('data-seat="2"') : shown.index('data-seat="3"')]
+    assert "Dealer and action button" in seat_2
     # C and D are all in: C pays A $20 of the $30 due, D pays A $20 of the $40 due.
     assert "capped (due $30)" in shown
     assert "capped (due $40)" in shown
@@ -224,13 +235,18 @@ def test_misdeal_from_the_terminal_returns_the_fees(
     users: dict[str, Any], holdem_table: tuple[Table, list[Player]]
 ) -> None:
     table, players = holdem_table
-    dealer = logged_in(users["dealer"])
+    dealer = logged_in(users["dealer"], clocked_in_at=table)
     deal(dealer, 21)
     hand = Hand.objects.get(table=table)
-    dealer.post(f"/hands/{hand.pk}/misdeal/", {"reason": ""})
-    hand.refresh_from_db()
-    assert hand.status == HandStatus.DEALT  # no reason, no misdeal
     dealer.post(f"/hands/{hand.pk}/misdeal/", {"reason": "two cards exposed on the deal"})
+    hand.refresh_from_db()
+    assert hand.status == HandStatus.DEALT  # no reason code, no misdeal
+    dealer.post(f"/hands/{hand.pk}/misdeal/", {"reason_code": "other", "reason": ""})
+    hand.refresh_from_db()
+    assert hand.status == HandStatus.DEALT  # "other" needs the dealer's words
+    dealer.post(
+        f"/hands/{hand.pk}/misdeal/", {"reason_code": "other", "reason": "two cards exposed on the deal"}
+    )
     hand.refresh_from_db()
     assert hand.status == HandStatus.VOID
     assert chips(table, *players) == [10_000, 2_000, 5_000, 8_000, 2_000]
@@ -280,7 +296,7 @@ def test_floor_manager_changes_a_schedule_and_the_next_hand_uses_it(
     assert schedule.versions.count() == latest.number + 1
     assert "rate review" in page(floor, "/floor/schedules/A/")
 
-    dealer = logged_in(users["dealer"])
+    dealer = logged_in(users["dealer"], clocked_in_at=table)
     deal(dealer, 21)
     hand = Hand.objects.get(table=table)
     assert next(p.fee_cents for p in hand.players.order_by("position")) == 300
@@ -378,7 +394,7 @@ def test_auditor_reads_but_changes_nothing(
     table, _ = holdem_table
     auditor = logged_in(users["auditor"])
     shown = page(auditor, "/tables/21/")
-    assert 'id="start-hand"' not in shown
+    assert 'id="deal"' not in shown
     assert "showdown-form" not in shown
     assert page(auditor, "/floor/schedules/A/").count("save-version") == 0
     count = JournalTransaction.objects.count()
@@ -432,7 +448,7 @@ def test_dealer_plays_a_taiwanese_poker_hand(
             table=table, player=player, amount_cents=10_000, seat_number=seat, by=users["floor"],
             idempotency_key=f"tw-{seat}",
         )  # fmt: skip
-    dealer = logged_in(users["dealer"])
+    dealer = logged_in(users["dealer"], clocked_in_at=table)
     deal(dealer, 24)
     hand = Hand.objects.get(table=table)
     terminal = page(dealer, "/tables/24/")

@@ -74,11 +74,15 @@ def test_the_card_picker_offers_the_joker_only_when_it_is_in_the_deck(
 
 
 def test_a_twelve_card_entry_is_refused_on_the_page_unless_fouled(
-    users: dict[str, Any], make_table: Callable[..., Table], seat_players: Callable[..., list[Player]]
+    users: dict[str, Any],
+    make_table: Callable[..., Table],
+    seat_players: Callable[..., list[Player]],
+    on_duty: Callable[..., Any],
 ) -> None:
     dealer = Client()
     dealer.force_login(users["dealer"])
     table = make_table(game="chinese-poker", stakes="points-5", schedule="CP1")
+    on_duty(table)
     players = seat_players(table, [1, 2])
     for i, player in enumerate(players):
         hand_flow.buy_in(table=table, player=player, amount_cents=10_000, by=None, idempotency_key=f"c{i}")

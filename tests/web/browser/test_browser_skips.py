@@ -1,9 +1,10 @@
 """Without Chromium or the playwright package the browser tests are skipped, and ``pytest -rs``
 says what is missing and how to install it (no error, no silent pass).
 
-Each case runs ``test_pages_in_chromium.py`` in a child pytest with the piece taken away: Chromium
-by pointing ``CHROMIUM`` at a path that doesn't exist, the package by a stand-in ``playwright``
-that fails to import put first on ``PYTHONPATH``. No browser is started and no database is made
+Each case runs the browser test modules (``test_pages_in_chromium.py``,
+``test_terminal_in_chromium.py``) in a child pytest with the piece taken away: Chromium by pointing
+``CHROMIUM`` at a path that doesn't exist, the package by a stand-in ``playwright`` that fails to
+import put first on ``PYTHONPATH``. No browser is started and no database is made
 (skipped tests take no fixtures), so this runs everywhere, with Chromium installed or not.
 """
 
@@ -17,13 +18,14 @@ from pathlib import Path
 
 from django.conf import settings
 
-BROWSER_TESTS = Path(__file__).resolve().parent / "test_pages_in_chromium.py"
+HERE = Path(__file__).resolve().parent
+BROWSER_TESTS = [HERE / "test_pages_in_chromium.py", HERE / "test_terminal_in_chromium.py"]
 
 
 def run_browser_tests(**env: str) -> str:
     """``pytest -rs`` of the browser tests with ``env`` added; its output (every test skipped)."""
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-rs", str(BROWSER_TESTS)],
+        [sys.executable, "-m", "pytest", "-q", "-rs", *map(str, BROWSER_TESTS)],
         cwd=settings.BASE_DIR,
         env={name: value for name, value in os.environ.items() if name != "PYTEST_ADDOPTS"} | env,
         capture_output=True,

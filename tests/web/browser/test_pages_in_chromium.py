@@ -3,7 +3,7 @@
 ``playwright`` package comes from requirements.lock; no ``playwright install`` download is used.
 Without Chromium (or the package) every test here is skipped with the reason (``pytest -rs``).
 
-A dealer plays a hold'em hand with side pots and a Chinese poker round from the terminal page; a
+A dealer plays a hold'em hand with side pots and a Chinese poker round from the terminal screen; a
 floor manager changes a schedule and the next hand uses it; an auditor can change nothing; bad
 card entry shows the error (as it is typed, and from the server) and posts nothing. Each page
 also passes an automated accessibility check (every control labelled; text contrast at least
@@ -13,145 +13,19 @@ also passes an automated accessibility check (every control labelled; text contr
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-from django.contrib.sessions.backends.db import SessionStore
 
 from handflow import services as hand_flow
-from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
+from tables import services as floor_services
 from tables.models import CollectionSchedule, Hand, HandResult, HandStatus, Player, Seating, Table
+from tests.web.browser.browser import BROWSER_MARKS, IDLE, accessible, chips, csrf_token, snapshot
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-
-
-def missing_browser(chromium: str = CHROMIUM) -> str | None:
-    """Why the browser tests can't run here (Chromium or the playwright package missing), or None."""
-    missing = []
-    if shutil.which(chromium) is None:
-        missing.append(f"Chromium not found at {chromium}: apt-get install chromium (or set CHROMIUM)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError as exc:
-        missing.append(f"the playwright package can't be imported ({exc}): make install (requirements.lock)")
-    return "; ".join(missing) or None
-
-
-MISSING = missing_browser()
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
-]
-
-# Every visible form control has a label; text has at least 4.5:1 contrast on its background.
-A11Y_CHECK = """
-() => {
-  const problems = [];
-  for (const el of document.querySelectorAll('input, select, textarea')) {
-    if (el.type === 'hidden' || el.offsetParent === null) continue;
-    const named = (el.labels && el.labels.length) || el.getAttribute('aria-label')
-      || el.getAttribute('aria-labelledby');
-    if (!named) problems.push('no label: ' + (el.name || el.id));
-  }
-  const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
-  const lum = c => {
-    const [r, g, b] = c.slice(0, 3).map(v => {
-      v /= 255;
-      return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const background = el => {
-    for (let e = el; e; e = e.parentElement) {
-      const c = rgb(getComputedStyle(e).backgroundColor);
-      if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c;
-    }
-    return [255, 255, 255];
-  };
-  for (const el of document.querySelectorAll('body *')) {
-    const text = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
-    if (!text || el.offsetParent === null) continue;
-    const fg = lum(rgb(getComputedStyle(el).color)), bg = lum(background(el));
-    const ratio = (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
-    if (ratio < 4.5) {
-      const what = el.tagName + ' ' + el.textContent.trim().slice(0, 40);
-      problems.push('contrast ' + ratio.toFixed(2) + ': ' + what);
-    }
-  }
-  return problems;
-}
-"""
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread while the browser is open; the ORM
-    # calls the fixtures and tests make between browser steps are still synchronous and safe.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            yield browser
-            browser.close()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
-
-
-@pytest.fixture
-def open_as(chromium: Any, live_server: Any, users: dict[str, Any]) -> Iterator[Callable[[str], Any]]:
-    """``open_as("dealer")``: a browser page logged in as that demo role (a session cookie)."""
-    contexts = []
-
-    def open_page(role: str) -> Any:
-        user = users[role]
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        context = chromium.new_context(base_url=live_server.url, viewport={"width": 1024, "height": 1366})
-        context.add_cookies(
-            [{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key, "url": live_server.url}]
-        )
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-
-
-def accessible(page: Any) -> None:
-    problems = page.evaluate(A11Y_CHECK)
-    assert problems == [], f"{page.url}: {problems}"
-
-
-def snapshot(page: Any, name: str) -> None:
-    target = os.environ.get("SCREENSHOTS_DIR")
-    if target:
-        Path(target).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(target) / f"{name}.png"), full_page=True)
-
-
-def chips(table: Table, *players: Player) -> list[int]:
-    return [ledger_selectors.player_chips(table=table, player=p) for p in players]
+pytestmark = BROWSER_MARKS
 
 
 @pytest.fixture
@@ -184,10 +58,16 @@ HOLDEM_ENTRY = {
 }  # fmt: skip
 
 
+def clock_in(table: Table, users: dict[str, Any]) -> None:
+    """The demo dealer clocks in at ``table`` (only the dealer on duty deals there)."""
+    floor_services.clock_in(table=table, dealer=users["dealer"], by=users["dealer"])
+
+
 def test_dealer_plays_a_holdem_hand_with_side_pots(
-    open_as: Callable[[str], Any], holdem: tuple[Table, list[Player]]
+    open_as: Callable[..., Any], users: dict[str, Any], holdem: tuple[Table, list[Player]]
 ) -> None:
     table, players = holdem
+    clock_in(table, users)
     page = open_as("dealer")
     page.goto("/")
     accessible(page)
@@ -195,11 +75,9 @@ def test_dealer_plays_a_holdem_hand_with_side_pots(
     page.click("text=Texas Hold'em")
     page.wait_for_selector("#fee-preview")
     accessible(page)
-    snapshot(page, "terminal-before-the-deal")
-    page.click("#start-hand")
     assert page.inner_text("#total-fees") == "$2"
-    snapshot(page, "start-hand-fees")
     page.click("#deal")
+    page.wait_for_function(IDLE)
     assert page.inner_text("#hand-status") == "dealt"
     for selector, value in HOLDEM_ENTRY.items():
         if selector != "#cards_4":
@@ -209,19 +87,21 @@ def test_dealer_plays_a_holdem_hand_with_side_pots(
     page.click("#card-picker button[aria-label=Tc]")
     page.click("#card-picker button[aria-label='3d']")
     assert page.input_value("#cards_4") == "Tc 3d"
-    assert page.is_disabled("#card-picker button[aria-label=Ah]")  # on the board already
+    assert page.get_attribute("#card-picker button[aria-label=Ah]", "aria-pressed") == "true"  # on the board
     page.check("#folded_5")
+    page.wait_for_function(IDLE)
     accessible(page)
-    snapshot(page, "terminal-showdown-entry")
     page.click("#read-showdown")
+    page.wait_for_selector("#confirm:enabled")
     payments = page.inner_text("#payments")
     assert "main pot to seat 2 (H2)\t$43" in payments  # the odd chip, first clockwise from the button
     assert "side pot 2 to seat 4 (H4)\t$60" in payments
     assert "uncalled chips back to seat 1\t$18" in payments
     assert "Seat 3: Pair of sevens (7c 7s Ah Kd Qd)" in page.inner_text("#readings")
+    assert "odd chip to seat 2 (H2): first clockwise from the button" in page.inner_text("#reading-panel")
     assert chips(table, *players) == [9_800, 2_000, 5_000, 8_000, 2_000]  # nothing posted yet
-    snapshot(page, "terminal-reading-to-confirm")
     page.click("#confirm")
+    page.wait_for_function(IDLE)
     assert page.inner_text("#hand-status") == "settled"
     assert chips(table, *players) == [1_800, 4_300, 13_200, 6_000, 1_500]
     # A second terminal that still shows the reading confirms too: nothing is posted twice.
@@ -241,10 +121,6 @@ def test_dealer_plays_a_holdem_hand_with_side_pots(
     assert verify_ledger().ok
 
 
-def csrf_token(page: Any) -> str:
-    return str(page.eval_on_selector("input[name=csrfmiddlewaretoken]", "el => el.value"))
-
-
 CHINESE_ENTRY = {
     "front_1": "Kc Qd 5h", "middle_1": "2c 2d 9s 7h 4c", "back_1": "8c 8d 8h 8s 3c",
     "front_2": "Jc Jd Js", "middle_2": "Ah Kd Qh Jh Ts", "back_2": "2h 3h 6h 9h Th",
@@ -254,7 +130,7 @@ CHINESE_ENTRY = {
 
 
 def test_dealer_plays_a_chinese_poker_round(
-    open_as: Callable[[str], Any],
+    open_as: Callable[..., Any],
     users: dict[str, Any],
     make_table: Callable[..., Table],
     make_player: Callable[..., Player],
@@ -274,21 +150,24 @@ def test_dealer_plays_a_chinese_poker_round(
     snapshot(floor, "floor-manage-table")
     assert chips(table, *players) == [10_000] * 4
 
+    clock_in(table, users)
     page = open_as("dealer")
     page.goto(f"/tables/{table.number}/")
-    page.click("#start-hand")
     assert page.inner_text("#total-fees") == "$5"  # option 2: the button $2, three others $1
     page.click("#deal")
+    page.wait_for_function(IDLE)
     for name, value in CHINESE_ENTRY.items():
         page.fill(f"#{name}", value)
+    page.wait_for_function(IDLE)
     accessible(page)
     page.click("#read-showdown")
-    assert "Seat 4: fouled" in page.inner_text("#readings")
+    page.wait_for_selector("#confirm:enabled")
+    assert "Seat 4 (D): fouled" in page.inner_text("#readings")
     payments = page.inner_text("#payments")
     assert "seat 4 (D) pays seat 1 (A)" in payments
     assert "$35" in payments
-    snapshot(page, "terminal-chinese-poker-reading")
     page.click("#confirm")
+    page.wait_for_function(IDLE)
     assert page.inner_text("#hand-status") == "settled"
     assert chips(table, *players) == [14_800, 15_900, 6_900, 1_900]
     # After the round the floor moves A to the other table: A's chips go along.
@@ -304,7 +183,7 @@ def test_dealer_plays_a_chinese_poker_round(
 
 
 def test_floor_manager_changes_a_schedule_and_the_next_hand_uses_it(
-    open_as: Callable[[str], Any], holdem: tuple[Table, list[Player]]
+    open_as: Callable[..., Any], users: dict[str, Any], holdem: tuple[Table, list[Player]]
 ) -> None:
     table, _ = holdem
     floor = open_as("floor")
@@ -329,23 +208,25 @@ def test_floor_manager_changes_a_schedule_and_the_next_hand_uses_it(
     assert "saved" in floor.inner_text(".messages")
     assert "$4 from the button" in floor.inner_text("#notice")
 
+    clock_in(table, users)
     page = open_as("dealer")
     page.goto(f"/tables/{table.number}/")
-    page.click("#start-hand")
     assert page.inner_text("#total-fees") == "$4"
     page.click("#deal")
+    page.wait_for_function(IDLE)
     hand = Hand.objects.get(table=table)
     assert hand.players.get(position=1).fee_cents == 400
 
 
 def test_auditor_cannot_change_anything(
-    open_as: Callable[[str], Any], holdem: tuple[Table, list[Player]]
+    open_as: Callable[..., Any], holdem: tuple[Table, list[Player]]
 ) -> None:
     table, _ = holdem
     versions = CollectionSchedule.objects.get(code="A").versions.count()
     page = open_as("auditor")
     page.goto(f"/tables/{table.number}/")
-    assert page.locator("#start-hand").count() == 0
+    assert page.locator("#deal").count() == 0
+    assert page.locator("#clock-in").count() == 0
     assert page.locator("form[action*='showdown']").count() == 0
     accessible(page)
     assert page.goto(f"/tables/{table.number}/start/").status == 403
@@ -366,29 +247,37 @@ def test_auditor_cannot_change_anything(
 
 
 def test_bad_card_entry_shows_the_error_and_posts_nothing(
-    open_as: Callable[[str], Any], holdem: tuple[Table, list[Player]]
+    open_as: Callable[..., Any], users: dict[str, Any], holdem: tuple[Table, list[Player]]
 ) -> None:
     table, _ = holdem
+    clock_in(table, users)
     page = open_as("dealer")
-    page.goto(f"/tables/{table.number}/start/")
+    page.goto(f"/tables/{table.number}/")
     page.click("#deal")
-    for selector, value in HOLDEM_ENTRY.items():
-        page.fill(selector, value)
-    page.check("#folded_5")
-    # As it is typed: an unknown card, a card already on the board, a wrong count.
+    page.wait_for_function(IDLE)
+    # As it is typed: an unknown card, a card already on the board, a wrong count. (An entry
+    # that is complete and shows no mistake is read at once: this one never is.)
     page.fill("#cards_2", "Qc Xd")
+    for selector, value in HOLDEM_ENTRY.items():
+        if selector != "#cards_2":
+            page.fill(selector, value)
+    page.check("#folded_5")
+    page.wait_for_function(IDLE)
     assert "unknown card Xd" in page.inner_text("#cards_2-error")
     page.fill("#cards_2", "Ah Jd")
     assert "Ah is already in the board" in page.inner_text("#cards_2-error")
     page.fill("#cards_2", "Qc Jd 4s")
     assert "needs 2 cards, got 3" in page.inner_text("#cards_2-error")
     assert page.get_attribute("#cards_2", "aria-invalid") == "true"
-    snapshot(page, "terminal-bad-card")
-    # Sent anyway: the server refuses it and nothing is read or posted.
+    # Sent anyway: the server refuses it, the entry stays as typed, and nothing is read or posted.
     count = JournalTransaction.objects.count()
     page.fill("#cards_2", "Qc Xd")
     page.click("#read-showdown")
-    assert "unknown card" in page.inner_text(".messages")
+    page.wait_for_function(IDLE)
+    assert "unknown card" in page.inner_text("#refusal")
+    assert page.input_value("#cards_2") == "Qc Xd"
+    assert page.input_value("#board") == "Ah Kd 7c 7s 2h"
+    assert page.get_attribute("#cards_2", "aria-invalid") == "true"
     hand = Hand.objects.get(table=table)
     assert hand.status == HandStatus.DEALT
     assert not HandResult.objects.filter(hand=hand).exists()
@@ -415,8 +304,11 @@ def test_the_demo_dealer_logs_in_and_plays_a_hand(chromium: Any, live_server: An
     page.fill("#id_password", password.group(1))
     page.click("button[type=submit], input[type=submit]")
     page.click("text=Texas Hold'em >> nth=0")  # table 1: $4-$8 limit, three demo players
-    page.click("#start-hand")
+    if page.locator("#clock-in").count():
+        page.click("#clock-in")
+        page.wait_for_function(IDLE)
     page.click("#deal")
+    page.wait_for_function(IDLE)
     hand = Hand.objects.get(table__number=1)
     seats = list(hand.players.order_by("position").values_list("seat__number", flat=True))
     page.fill("#board", "Ah Kd 7c 7s 2h")
@@ -426,9 +318,12 @@ def test_the_demo_dealer_logs_in_and_plays_a_hand(chromium: Any, live_server: An
     page.fill(f"#put_in_{seats[1]}", "8")
     page.fill(f"#put_in_{seats[2]}", "4")
     page.check(f"#folded_{seats[2]}")
+    page.wait_for_function(IDLE)
     page.click("#read-showdown")
+    page.wait_for_selector("#confirm:enabled")
     assert f"main pot to seat {seats[0]}" in page.inner_text("#payments")
     page.click("#confirm")
+    page.wait_for_function(IDLE)
     assert page.inner_text("#hand-status") == "settled"
     assert verify_ledger().ok
     context.close()
