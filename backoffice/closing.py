@@ -28,7 +28,7 @@ from backoffice.exports import anchor_sections, with_export_sha
 from backoffice.reports.collection import CollectionReport, build_collection_report
 from backoffice.reports.common import ReportFilters, content_sha256, to_jsonable
 from backoffice.reports.integrity import check_database_guards, sign_heads
-from backoffice.version import software_version
+from casino.core.version import software_version
 from ledger import anchors
 from ledger.errors import RecordConflict
 from ledger.hashing import sha256_hex

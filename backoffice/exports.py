@@ -1,14 +1,21 @@
 """Exports of the reports: CSV (the canonical export) and PDF (reportlab), and the service that
 builds a requested export in the background.
 
-The CSV is deterministic: the same figures under the same filters and software version give the
-same bytes, whenever they are made. It holds the report's title, filters and software version but
-not the time it was made (that is on the page, in the PDF, and on the ``ReportExport`` row), so its
-sha256, printed on every report page and in every PDF, identifies the data. Money is in integer
-cents in the CSV (columns ending ``_cents``) and in dollars in the PDF.
+A report is one or more tables of data (``Section``). Its CSV export is one CSV file per table: a
+report of one table downloads as that CSV; a report of several as a zip of them, with
+``report.csv`` naming the report, its filters, the software version and each file
+(:func:`export_file`). Money columns are named ``..._dollars`` and hold plain decimal numbers
+(``12.50``); sections name them ``..._cents`` and hold integer cents, which the writers turn into
+dollars. The export is deterministic: the same figures under the same filters and software version
+give the same bytes (no generation time; the zip's entries carry a fixed date), so its sha256,
+printed on every report page and in every PDF, identifies the data.
 
-A PDF can't hold its own checksum: it prints the sha256 of the CSV of the same report, and the
-PDF's own sha256 is recorded on its ``ReportExport`` row (and sent as ``X-Content-SHA256``).
+A PDF (``backoffice.pdf``) can't hold its own checksum: it prints the sha256 of the CSV export of
+the same report, and the PDF's own sha256 is recorded on its ``ReportExport`` row (and sent as
+``X-Content-SHA256``).
+
+``to_csv`` is the single-file form of a frozen record (a shift close keeps it as text, and
+``manage.py verify_anchors`` reads its sections back): every table under a ``section`` row.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import csv
 import dataclasses
 import io
 import re
+import zipfile
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -24,9 +32,11 @@ from django.db import DatabaseError, transaction
 from django.http import HttpResponse
 from django.utils import timezone
 
-from backoffice.reports import changes, collection, drops, hands, integrity, journal, statement
+from backoffice import pdf
+from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, statement
 from backoffice.reports.common import ReportFilterError, ReportFilters, ReportMeta, fmt_local
-from backoffice.version import software_version
+from casino.core.version import software_version
+from ledger import anchors
 from ledger.hashing import sha256_hex
 from ledger.models import ExportFormat, ExportStatus, ReportExport, ReportKind
 from tables.models import Player, format_cents
@@ -40,20 +50,40 @@ PDF_MAX_ROWS = 20_000
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Section:
-    """One table of a report: ``money`` names the columns that are cents (formatted in the PDF)."""
+    """One table of a report: ``money`` names the columns (``..._dollars``) whose values are
+    integer cents, written as dollars; ``totals`` the columns added up in the PDF, per page and for
+    the whole report."""
 
     title: str
     headers: list[str]
     rows: list[list[Any]]
     money: frozenset[str] = frozenset()
+    totals: frozenset[str] = frozenset()
 
 
-def _money_columns(headers: Iterable[str]) -> frozenset[str]:
-    return frozenset(h for h in headers if h.endswith("_cents"))
+def _dollar_header(header: str) -> str:
+    return header.removesuffix("_cents") + "_dollars" if header.endswith("_cents") else header
 
 
-def _section(title: str, headers: list[str], rows: Iterable[Iterable[Any]]) -> Section:
-    return Section(title, headers, [list(row) for row in rows], _money_columns(headers))
+def _section(
+    title: str, headers: list[str], rows: Iterable[Iterable[Any]], *, totals: Iterable[str] = ()
+) -> Section:
+    """A section whose ``..._cents`` columns (integer cents) are exported as ``..._dollars``."""
+    named = [_dollar_header(header) for header in headers]
+    return Section(
+        title,
+        named,
+        [list(row) for row in rows],
+        frozenset(n for h, n in zip(headers, named, strict=True) if h != n),
+        frozenset(_dollar_header(header) for header in totals),
+    )
+
+
+def dollars(cents: int) -> str:
+    """Integer cents as a plain decimal number of dollars: ``-150`` -> ``-1.50``."""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(cents), 100)
+    return f"{sign}{whole}.{rest:02d}"
 
 
 FIGURE_HEADERS = [
@@ -101,6 +131,7 @@ def collection_sections(report: collection.CollectionReport) -> list[Section]:
                 ]
                 for r in report.rows
             ),
+            totals=FIGURE_HEADERS,
         ),
         _section("Totals", FIGURE_HEADERS, [_figures(report.totals)]),
         _section(
@@ -128,73 +159,213 @@ def collection_sections(report: collection.CollectionReport) -> list[Section]:
                 ]
                 for w in report.waivers
             ),
+            totals=["amount_cents"],
         ),
         _section("Flags", ["code", "message", "cents"], ([f.code, f.message, f.cents] for f in report.flags)),
         _section(
             "Net fees by hour of the hand's start",
-            ["hour", "cents"],
+            ["hour", "net_fees_cents"],
             ([b.label, b.cents] for b in report.by_hour),
+            totals=["net_fees_cents"],
         ),
     ]
 
 
+def key(hand: hands.HandLine) -> list[Any]:
+    """The columns that tie a row of the hand history's tables to its hand."""
+    return [hand.hand_id, hand.table_number, hand.hand_number]
+
+
 def hand_history_sections(report: hands.HandHistory) -> list[Section]:
-    headers = [
-        "hand_id",
-        "table",
-        "hand",
-        "started",
-        "shift",
-        "game",
-        "stakes",
-        "schedule",
-        "rate",
-        "status",
-        "button_seat",
-        "button_player",
-        "players",
-        "fees_due_cents",
-        "fees_paid_cents",
-        "fees_returned_cents",
-        "waived_cents",
-        "reading_status",
-        "reading",
-        "payments",
-        "void_reason",
-    ]
-    rows = (
-        [
-            h.hand_id,
-            h.table_number,
-            h.hand_number,
-            fmt_local(h.started_at),
-            h.shift,
-            h.game,
-            h.stakes,
-            h.schedule,
-            h.rate,
-            h.status,
-            h.button_seat,
-            h.button_player,
-            " | ".join(
-                f"P{p.position} seat {p.seat} {p.player} fee {p.fee_paid_cents} result {p.result_cents:+d}"
+    """The hand history as five related tables, keyed by ``hand_id``: the hands, the players dealt
+    in (cards as entered, the reading, fees, net), the pots and their awards (and chips returned),
+    the settlement payments in order (due and paid), and every ledger entry of the hands."""
+    return [
+        _section(
+            "Hands",
+            [
+                "hand_id",
+                "table",
+                "hand",
+                "started",
+                "shift",
+                "game",
+                "stakes",
+                "schedule",
+                "rate",
+                "status",
+                "button_seat",
+                "button_player",
+                "dealer",
+                "players",
+                "boards_agreed",
+                "board",
+                "fees_due_cents",
+                "fees_paid_cents",
+                "fees_returned_cents",
+                "waived_cents",
+                "misdeal_reason",
+                "misdeal_text",
+                "reading_status",
+                "reading_revision",
+                "input_sha256",
+                "settlement_transaction",
+                "settlement_hash",
+                "reading",
+            ],
+            (
+                [
+                    *key(h),
+                    fmt_local(h.started_at),
+                    h.shift,
+                    h.game,
+                    h.stakes,
+                    h.schedule,
+                    h.rate,
+                    h.status,
+                    h.button_seat,
+                    h.button_player,
+                    h.dealer,
+                    len(h.players),
+                    "" if h.boards_agreed is None else h.boards_agreed,
+                    " | ".join([h.board, *h.boards]).strip(" |"),
+                    h.fees_due_cents,
+                    h.fees_paid_cents,
+                    h.fees_returned_cents,
+                    h.waived_cents,
+                    h.misdeal_reason,
+                    h.void_reason,
+                    h.reading_status,
+                    h.revision,
+                    h.input_digest,
+                    h.settlement_id,
+                    h.settlement_hash,
+                    h.reading,
+                ]
+                for h in report.hands
+            ),
+            totals=["fees_due_cents", "fees_paid_cents", "fees_returned_cents", "waived_cents"],
+        ),
+        _section(
+            "Players dealt in",
+            [
+                "hand_id",
+                "table",
+                "hand",
+                "position",
+                "seat",
+                "player_id",
+                "player",
+                "cards_as_entered",
+                "sweep_declared",
+                "sweep_declared_at",
+                "reading",
+                "fee_due_cents",
+                "fee_paid_cents",
+                "net_cents",
+            ],
+            (
+                [
+                    *key(h),
+                    p.position,
+                    p.seat,
+                    p.player_id,
+                    p.player,
+                    p.cards,
+                    p.sweep_declared,
+                    fmt_local(p.sweep_declared_at),
+                    p.reading,
+                    p.fee_due_cents,
+                    p.fee_paid_cents,
+                    p.result_cents,
+                ]
+                for h in report.hands
                 for p in h.players
             ),
-            h.fees_due_cents if h.fees_due_cents is not None else "",
-            h.fees_paid_cents,
-            h.fees_returned_cents,
-            h.waived_cents,
-            h.reading_status,
-            h.reading,
-            " | ".join(f"{p.player} {p.amount_cents:+d}" for p in h.payments),
-            h.void_reason,
-        ]
-        for h in report.hands
-    )
-    sections = [_section("Hands", headers, rows)]
-    if report.note:
-        sections.append(_section("Note", ["note"], [[report.note]]))
-    return sections
+            totals=["fee_paid_cents"],
+        ),
+        _section(
+            "Pots and awards",
+            [
+                "hand_id",
+                "table",
+                "hand",
+                "pot",
+                "pot_cents",
+                "seat",
+                "player",
+                "share",
+                "award_cents",
+                "with",
+            ],
+            (
+                [*key(h), pot.number, pot.amount_cents, a.seat, a.player, a.share, a.amount_cents, a.hand]
+                for h in report.hands
+                for pot in h.pots
+                for a in pot.awards
+            ),
+            totals=["award_cents"],
+        ),
+        _section(
+            "Chips returned",
+            ["hand_id", "table", "hand", "seat", "player", "amount_cents", "reason"],
+            ([*key(h), r.seat, r.player, r.amount_cents, r.reason] for h in report.hands for r in h.returned),
+            totals=["amount_cents"],
+        ),
+        _section(
+            "Settlement payments",
+            [
+                "hand_id",
+                "table",
+                "hand",
+                "order",
+                "from_seat",
+                "from_player",
+                "to_seat",
+                "to_player",
+                "due_cents",
+                "paid_cents",
+                "capped",
+                "reason",
+            ],
+            (
+                [
+                    *key(h),
+                    p.order,
+                    p.from_seat,
+                    p.from_player,
+                    p.to_seat,
+                    p.to_player,
+                    p.due_cents,
+                    p.amount_cents,
+                    "yes" if p.capped else "no",
+                    p.reason,
+                ]
+                for h in report.hands
+                for p in h.settlement
+            ),
+            totals=["due_cents", "paid_cents"],
+        ),
+        _section(
+            "Ledger postings",
+            [
+                "hand_id",
+                "table",
+                "hand",
+                "transaction_id",
+                "kind",
+                "transaction_hash",
+                "line",
+                "account",
+                "amount_cents",
+            ],
+            (
+                [*key(h), e.transaction_id, e.kind, e.transaction_hash, e.line, e.account, e.amount_cents]
+                for h in report.hands
+                for e in h.payments
+            ),
+        ),
+    ]
 
 
 def statement_sections(report: statement.PlayerStatement) -> list[Section]:
@@ -243,6 +414,7 @@ def statement_sections(report: statement.PlayerStatement) -> list[Section]:
                 ]
                 for line in report.lines
             ),
+            totals=["amount_cents"],
         ),
     ]
 
@@ -319,6 +491,18 @@ def integrity_sections(report: integrity.IntegrityReport) -> list[Section]:
             ([p.probe, p.outcome, p.detail] for p in report.guards.probes),
         ),
         _section("Notes", ["note"], ([note] for note in report.guards.notes)),
+        *anchor_sections(report.anchors),
+    ]
+
+
+def anchor_sections(document: Mapping[str, Any]) -> list[Section]:
+    """A signed anchor (``ledger.anchors``) as the two sections ``manage.py verify_anchors`` reads
+    back from a CSV; none for an empty document (a record from before anchors)."""
+    if not document:
+        return []
+    return [
+        _section(anchors.HEADS_TITLE, anchors.HEADS_HEADERS, anchors.heads_rows(document)),
+        _section(anchors.SIGNATURE_TITLE, anchors.SIGNATURE_HEADERS, anchors.signature_rows(document)),
     ]
 
 
@@ -365,6 +549,7 @@ def drop_sections(report: drops.DropVarianceReport) -> list[Section]:
                 ]
                 for d in report.lines
             ),
+            totals=["recorded_cents", "counted_cents", "variance_cents"],
         ),
         _section(
             "Totals",
@@ -400,6 +585,52 @@ def change_sections(report: changes.ChangeLog) -> list[Section]:
     ]
 
 
+def downs_sections(report: downs.DownsReport) -> list[Section]:
+    return [
+        _section(
+            "Dealers' downs",
+            [
+                "down_id",
+                "dealer",
+                "table",
+                "clocked_in",
+                "clocked_in_by",
+                "clocked_out",
+                "clocked_out_by",
+                "hands_dealt",
+                "misdeals",
+                "fees_collected_cents",
+                "fees_returned_cents",
+                "net_fees_cents",
+            ],
+            (
+                [
+                    d.down_id,
+                    d.dealer,
+                    d.table_number,
+                    fmt_local(d.clocked_in_at),
+                    d.clocked_in_by,
+                    fmt_local(d.clocked_out_at) if d.clocked_out_at else "on the table",
+                    d.clocked_out_by,
+                    d.hands,
+                    d.misdeals,
+                    d.fees_collected_cents,
+                    d.fees_returned_cents,
+                    d.net_fees_cents,
+                ]
+                for d in report.lines
+            ),
+            totals=[
+                "hands_dealt",
+                "misdeals",
+                "fees_collected_cents",
+                "fees_returned_cents",
+                "net_fees_cents",
+            ],
+        )
+    ]
+
+
 SECTIONS: dict[type, Callable[[Any], list[Section]]] = {
     collection.CollectionReport: collection_sections,
     hands.HandHistory: hand_history_sections,
@@ -408,6 +639,7 @@ SECTIONS: dict[type, Callable[[Any], list[Section]]] = {
     integrity.IntegrityReport: integrity_sections,
     drops.DropVarianceReport: drop_sections,
     changes.ChangeLog: change_sections,
+    downs.DownsReport: downs_sections,
 }
 
 
@@ -455,27 +687,109 @@ def _csv_head(writer: Any, meta: ReportMeta) -> None:
     writer.writerow(["software", meta.software_version])
 
 
+def _csv_rows(section: Section) -> Iterable[list[Any]]:
+    """The section's rows as written: cents in money columns as dollars, None as empty."""
+    money = [header in section.money for header in section.headers]
+    for row in section.rows:
+        yield [
+            dollars(value)
+            if is_money and isinstance(value, int) and not isinstance(value, bool)
+            else ("" if value is None else value)
+            for value, is_money in zip(row, money, strict=False)
+        ]
+
+
 def _csv_sections(writer: Any, sections: Iterable[Section]) -> None:
     for section in sections:
         writer.writerow([])
         writer.writerow(["section", section.title])
         writer.writerow(section.headers)
-        writer.writerows(section.rows)
+        writer.writerows(_csv_rows(section))
 
 
-def to_csv(report: Any) -> bytes:
-    """The report's CSV (UTF-8, ``\\r\\n`` line ends): a head of title, filters and software
-    version, then each section with its headers. Deterministic (no generation time)."""
+def file_name(title: str) -> str:
+    """A section's file name in a zip: ``Fee waivers`` -> ``fee-waivers.csv``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+    return f"{slug or 'table'}.csv"
+
+
+def _csv_bytes(rows: Iterable[Iterable[Any]]) -> bytes:
     buffer = io.StringIO()
-    writer = _SafeWriter(buffer)
-    _csv_head(writer, report.meta)
-    _csv_sections(writer, sections_of(report))
+    _SafeWriter(buffer).writerows(rows)
     return buffer.getvalue().encode()
 
 
-def with_export_sha(report: Any) -> tuple[Any, bytes]:
+def csv_files(report: Any, *, extra_sections: Iterable[Section] = ()) -> list[tuple[str, bytes]]:
+    """One CSV file per table of the report (a header row, then the rows; UTF-8, ``\r\n``); with
+    several, ``report.csv`` first: the report, its filters, the software version and each file with
+    its table's title and number of rows."""
+    sections = [*sections_of(report), *extra_sections]
+    files: list[tuple[str, bytes]] = []
+    names: set[str] = set()
+    for section in sections:
+        name = file_name(section.title)
+        while name in names:  # two tables with one title: numbered
+            name = name.removesuffix(".csv") + "-2.csv"
+        names.add(name)
+        files.append((name, _csv_bytes([section.headers, *_csv_rows(section)])))
+    if len(files) == 1:
+        return files
+    meta: ReportMeta = report.meta
+    index: list[list[Any]] = [
+        ["field", "value", "rows"],
+        ["report", meta.title, ""],
+        ["filters", meta.filters_text, ""],
+        ["software", meta.software_version, ""],
+        *(
+            ["file", f"{name}: {section.title}", len(section.rows)]
+            for (name, _), section in zip(files, sections, strict=True)
+        ),
+    ]
+    return [("report.csv", _csv_bytes(index)), *files]
+
+
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+"""Every entry of an export zip carries this date, so the same data gives the same bytes."""
+
+
+def export_file(report: Any, *, extra_sections: Iterable[Section] = ()) -> tuple[bytes, str, str]:
+    """The report's CSV export: ``(bytes, content type, extension)``: the CSV of its one table, or
+    a zip of its tables' CSVs (:func:`csv_files`)."""
+    files = csv_files(report, extra_sections=extra_sections)
+    if len(files) == 1:
+        return files[0][1], "text/csv; charset=utf-8", "csv"
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+        for name, data in files:
+            entry = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            archive.writestr(entry, data)
+    return buffer.getvalue(), "application/zip", "zip"
+
+
+def with_download_sha(report: Any) -> tuple[Any, bytes]:
+    """The report with ``meta.export_sha256`` set to the sha256 of its CSV export (the file or zip
+    a download gives: :func:`export_file`), and that export."""
+    data, _, _ = export_file(report)
+    meta = dataclasses.replace(report.meta, export_sha256=sha256_hex(data))
+    return dataclasses.replace(report, meta=meta), data
+
+
+def to_csv(report: Any, *, extra_sections: Iterable[Section] = ()) -> bytes:
+    """The report's CSV (UTF-8, ``\\r\\n`` line ends): a head of title, filters and software
+    version, then each section with its headers (and ``extra_sections``, e.g. a shift close's
+    signed anchor). Deterministic (no generation time)."""
+    buffer = io.StringIO()
+    writer = _SafeWriter(buffer)
+    _csv_head(writer, report.meta)
+    _csv_sections(writer, [*sections_of(report), *extra_sections])
+    return buffer.getvalue().encode()
+
+
+def with_export_sha(report: Any, *, extra_sections: Iterable[Section] = ()) -> tuple[Any, bytes]:
     """The report with ``meta.export_sha256`` set to the sha256 of its CSV, and that CSV."""
-    data = to_csv(report)
+    data = to_csv(report, extra_sections=extra_sections)
     meta = dataclasses.replace(report.meta, export_sha256=sha256_hex(data))
     return dataclasses.replace(report, meta=meta), data
 
@@ -483,82 +797,187 @@ def with_export_sha(report: Any) -> tuple[Any, bytes]:
 # --- PDF ------------------------------------------------------------------------------------------
 
 
-def _cell(value: Any, header: str, money: frozenset[str]) -> str:
-    if header in money and isinstance(value, int) and not isinstance(value, bool):
+def _pdf_text(value: Any, header: str, section: Section) -> str:
+    if header in section.money and isinstance(value, int) and not isinstance(value, bool):
         return format_cents(value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     return "" if value is None else str(value)
 
 
-def to_pdf(report: Any, *, csv_sha256: str) -> bytes:
-    """A landscape PDF of the report: the head (title, filters, when it was made, software version,
-    the CSV's sha256), then each section as a table (at most ``PDF_MAX_ROWS`` rows each)."""
-    from reportlab.lib import colors
-    from reportlab.lib.pagesizes import landscape, letter
-    from reportlab.lib.styles import getSampleStyleSheet
-    from reportlab.lib.units import inch
-    from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer, TableStyle
+def _pdf_header(header: str) -> str:
+    """``fees_due_dollars`` -> ``fees due ($)``: the CSV's column, for people."""
+    if header.endswith("_dollars"):
+        return header.removesuffix("_dollars").replace("_", " ") + " ($)"
+    return header.replace("_", " ")
 
-    meta: ReportMeta = report.meta
-    styles = getSampleStyleSheet()
-    small = styles["BodyText"].clone("small", fontSize=6.5, leading=8)
-    buffer = io.BytesIO()
-    document = SimpleDocTemplate(
-        buffer,
-        pagesize=landscape(letter),
-        leftMargin=0.4 * inch,
-        rightMargin=0.4 * inch,
-        topMargin=0.4 * inch,
-        bottomMargin=0.4 * inch,
-        title=meta.title,
-        author=meta.software_version,
-        creator=meta.software_version,
-        invariant=1,
-    )
-    story: list[Any] = [
-        Paragraph(_escape(meta.title), styles["Title"]),
-        Paragraph(f"Filters: {_escape(meta.filters_text) or '(none)'}", styles["BodyText"]),
-        Paragraph(f"Made: {fmt_local(meta.generated_at)} (room time)", styles["BodyText"]),
-        Paragraph(f"Software: {_escape(meta.software_version)}", styles["BodyText"]),
-        Paragraph(f"SHA-256 of the CSV export of this report: {csv_sha256}", styles["BodyText"]),
-    ]
-    for section in sections_of(report):
-        story += [Spacer(1, 0.15 * inch), Paragraph(_escape(section.title), styles["Heading3"])]
-        rows = section.rows[:PDF_MAX_ROWS]
-        if not rows:
-            story.append(Paragraph("(none)", styles["BodyText"]))
-            continue
-        data = [[Paragraph(_escape(h), small) for h in section.headers]]
-        data += [
+
+def pdf_table(section: Section, *, limit: int = PDF_MAX_ROWS) -> pdf.PdfTable:
+    """A section as the PDF prints it (at most ``limit`` rows; the rest is in the CSV only)."""
+    rows = section.rows[:limit]
+    numeric = [header in section.totals for header in section.headers]
+    return pdf.PdfTable(
+        title=section.title,
+        headers=[_pdf_header(header) for header in section.headers],
+        cells=[
+            [_pdf_text(value, header, section) for value, header in zip(row, section.headers, strict=False)]
+            for row in rows
+        ],
+        numbers=[
             [
-                Paragraph(_escape(_cell(value, header, section.money)), small)
-                for value, header in zip(row, section.headers, strict=False)
+                value if total and isinstance(value, int) and not isinstance(value, bool) else None
+                for value, total in zip(row, numeric, strict=False)
             ]
             for row in rows
+        ],
+        money=[header in section.money for header in section.headers],
+        totals=numeric,
+        note=f"{len(section.rows) - limit} more rows are in the CSV export only."
+        if len(section.rows) > limit
+        else "",
+    )
+
+
+def _hand_block(hand: hands.HandLine) -> pdf.PdfBlock:
+    due = format_cents(hand.fees_due_cents) if hand.fees_due_cents is not None else "no rate"
+    heading = " · ".join(
+        [
+            f"Table {hand.table_number} hand {hand.hand_number} (id {hand.hand_id})",
+            f"{fmt_local(hand.started_at)} ({hand.shift})",
+            f"{hand.game}, {hand.stakes}",
+            f"button seat {hand.button_seat} ({hand.button_player})",
+            f"dealer {hand.dealer or 'not recorded'}",
+            hand.status + (f", reading r{hand.revision}" if hand.revision else ""),
+            f"fees due {due}, paid {format_cents(hand.fees_paid_cents)}, "
+            f"returned {format_cents(hand.fees_returned_cents)}, waived {format_cents(hand.waived_cents)} "
+            f"({hand.schedule}: {hand.rate or 'no rate'})",
         ]
-        table = LongTable(data, repeatRows=1)
-        table.setStyle(
-            TableStyle(
-                [
-                    ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
-                    ("BACKGROUND", (0, 0), (-1, 0), colors.lightgrey),
-                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ]
+    )
+    notes = []
+    if hand.status == "void":
+        notes.append(
+            f"Misdeal: {hand.misdeal_label or hand.misdeal_reason or 'no code'}"
+            + (f": {hand.void_reason}" if hand.void_reason else "")
+        )
+    if hand.board:
+        notes.append(f"Board: {hand.board}")
+    if hand.boards or hand.boards_agreed:
+        agreed = (
+            f"{hand.boards_agreed} agreed before the deal" if hand.boards_agreed else "agreed: not recorded"
+        )
+        notes.append(
+            f"Boards ({agreed}): " + " | ".join(f"{n}: {b}" for n, b in enumerate(hand.boards, start=1))
+        )
+    for pot in hand.pots:
+        awards = ", ".join(
+            f"seat {a.seat} ({a.player}) {a.share} {format_cents(a.amount_cents)}"
+            + (f" with {a.hand}" if a.hand else "")
+            for a in pot.awards
+        )
+        notes.append(f"Pot {pot.number} {format_cents(pot.amount_cents)}: {awards or 'no award'}")
+    for back in hand.returned:
+        notes.append(
+            f"Returned: {format_cents(back.amount_cents)} to seat {back.seat} ({back.player}), {back.reason}"
+        )
+    if hand.settlement:
+        notes.append(
+            "Payments in settlement order: "
+            + "; ".join(
+                f"{p.order}. seat {p.from_seat} ({p.from_player}) pays seat {p.to_seat} ({p.to_player}) "
+                f"{format_cents(p.amount_cents)}"
+                + (f" of {format_cents(p.due_cents)} due (capped)" if p.capped else "")
+                + (f", {p.reason}" if p.reason else "")
+                for p in hand.settlement
             )
         )
-        story.append(table)
-        if len(section.rows) > PDF_MAX_ROWS:
-            story.append(
-                Paragraph(
-                    f"{len(section.rows) - PDF_MAX_ROWS} more rows are in the CSV export only.",
-                    styles["BodyText"],
-                )
-            )
-    document.build(story)
-    return buffer.getvalue()
+    by_transaction: dict[int, list[hands.PaymentLine]] = {}
+    for entry in hand.payments:
+        by_transaction.setdefault(entry.transaction_id, []).append(entry)
+    for transaction_id, entries in by_transaction.items():
+        notes.append(
+            f"Ledger transaction {transaction_id} ({entries[0].kind}, hash {entries[0].transaction_hash}): "
+            + ", ".join(f"{e.account} {format_cents(e.amount_cents)}" for e in entries)
+        )
+    if hand.input_digest:
+        notes.append(f"Showdown input SHA-256: {hand.input_digest}")
+    table = _hand_players_table([hand])
+    values = {
+        ("Hands", "hands"): (1, False),
+        ("Hands", "fees paid"): (hand.fees_paid_cents, True),
+        ("Hands", "fees returned"): (hand.fees_returned_cents, True),
+        ("Hands", "waived"): (hand.waived_cents, True),
+    }
+    return pdf.PdfBlock(heading=heading, table=table, notes=notes, values=values)
 
 
-def _escape(text: str) -> str:
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+HAND_PLAYER_HEADERS = ["pos", "seat", "player", "cards as entered", "reading", "fee due", "fee paid", "net"]
+
+
+def _hand_players_table(lines: list[hands.HandLine]) -> pdf.PdfTable:
+    rows = [(h, p) for h in lines for p in h.players]
+    return pdf.PdfTable(
+        title="Players dealt in",
+        headers=HAND_PLAYER_HEADERS,
+        cells=[
+            [
+                f"P{p.position}",
+                str(p.seat),
+                p.player,
+                p.cards + (f" (declared {fmt_local(p.sweep_declared_at)})" if p.sweep_declared_at else ""),
+                p.reading,
+                "" if p.fee_due_cents is None else format_cents(p.fee_due_cents),
+                format_cents(p.fee_paid_cents),
+                format_cents(p.result_cents),
+            ]
+            for _, p in rows
+        ],
+        numbers=[[None] * len(HAND_PLAYER_HEADERS) for _ in rows],
+        money=[False, False, False, False, False, True, True, True],
+        totals=[False] * len(HAND_PLAYER_HEADERS),
+    )
+
+
+def pdf_parts(report: Any) -> dict[str, Any]:
+    """What :func:`to_pdf` lays out for ``report``: its tables, or (the hand history) a block per
+    hand and the report's totals (``backoffice.pdf.build_pdf``'s arguments)."""
+    if isinstance(report, hands.HandHistory):
+        totals = _section(
+            "Report totals",
+            ["hands", "fees_due_cents", "fees_paid_cents", "fees_returned_cents", "waived_cents"],
+            [
+                [
+                    len(report.hands),
+                    sum(h.fees_due_cents or 0 for h in report.hands),
+                    sum(h.fees_paid_cents for h in report.hands),
+                    sum(h.fees_returned_cents for h in report.hands),
+                    sum(h.waived_cents for h in report.hands),
+                ]
+            ],
+        )
+        shown = report.hands[:PDF_MAX_ROWS]
+        return {
+            "tables": [],
+            "blocks": [_hand_block(hand) for hand in shown],
+            "block_table": _hand_players_table(shown),
+            "closing": [pdf_table(totals)],
+        }
+    return {"tables": [pdf_table(section) for section in sections_of(report)]}
+
+
+def to_pdf(report: Any, *, csv_sha256: str) -> bytes:
+    """The PDF of the report (``backoffice.pdf``): the head (title, filters, when it was made,
+    software version, the CSV export's sha256) and the same in every page's footer with the page's
+    totals; each table sized to its text, portrait or landscape; the hand history a block per hand."""
+    meta: ReportMeta = report.meta
+    head = pdf.PdfHead(
+        title=meta.title,
+        filters=meta.filters_text,
+        made=fmt_local(meta.generated_at),
+        software=meta.software_version,
+        sha256=csv_sha256,
+    )
+    data, _ = pdf.build_pdf(head, **pdf_parts(report))
+    return data
 
 
 # --- Building a report from stored parameters ------------------------------------------------------
@@ -625,12 +1044,26 @@ def _page(params: Mapping[str, Any]) -> tuple[int, int]:
     return values[0], values[1]
 
 
+def render_file(report: Any, export_format: str) -> tuple[bytes, str, str]:
+    """``(bytes, content type, extension)`` of the report in ``export_format``: csv (a CSV, or a zip
+    of CSVs: :func:`export_file`) or pdf."""
+    data, content_type, extension = export_file(report)
+    if export_format == ExportFormat.CSV:
+        return data, content_type, extension
+    return to_pdf(report, csv_sha256=sha256_hex(data)), "application/pdf", "pdf"
+
+
 def render(report: Any, export_format: str) -> tuple[bytes, str]:
     """``(bytes, content type)`` of the report in ``export_format`` (csv or pdf)."""
-    data = to_csv(report)
-    if export_format == ExportFormat.CSV:
-        return data, "text/csv; charset=utf-8"
-    return to_pdf(report, csv_sha256=sha256_hex(data)), "application/pdf"
+    data, content_type, _ = render_file(report, export_format)
+    return data, content_type
+
+
+def content_type_of(data: bytes, export_format: str) -> str:
+    """The content type of a stored export: a zip, a CSV or a PDF."""
+    if export_format == ExportFormat.PDF:
+        return "application/pdf"
+    return "application/zip" if data[:4] == b"PK\x03\x04" else "text/csv; charset=utf-8"
 
 
 def download_response(data: bytes, content_type: str, filename: str) -> HttpResponse:
@@ -642,6 +1075,8 @@ def download_response(data: bytes, content_type: str, filename: str) -> HttpResp
 
 
 def filename_for(kind: str, params: Mapping[str, Any], export_format: str) -> str:
+    """``collection-2030-01-02.zip``: the report, its dates and shift; ``export_format`` is the
+    file's extension (csv, zip, pdf)."""
     parts = [str(kind)]
     if params.get("date_from"):
         parts.append(str(params["date_from"]))
@@ -692,7 +1127,7 @@ def build_export(export_id: int) -> ReportExport:
         )
     try:
         report = build_report(export.kind, export.params, full=True)
-        data, _ = render(report, export.format)
+        data, _, extension = render_file(report, export.format)
     except DatabaseError:
         raise
     except (ReportFilterError, Player.DoesNotExist, ValueError) as exc:
@@ -708,5 +1143,6 @@ def build_export(export_id: int) -> ReportExport:
         size=len(data),
         error="",
         software_version=software_version(),
+        filename=filename_for(export.kind, export.params, extension),
     )
     return ReportExport.objects.get(pk=export.pk)

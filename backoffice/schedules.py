@@ -12,7 +12,12 @@ The crontab times are on the card room's clock (``settings.TIME_ZONE``):
   ends, close it (and any shift missed before);
 * ``ledger.verify_ledger_nightly`` at 04:30: verify the ledger and the database guards, store it;
 * ``tables.purge_idempotency_keys`` at 05:00: drop the API's replay records older than
-  ``settings.IDEMPOTENCY_KEY_RETENTION_HOURS`` (the ledger's own keys are never dropped).
+  ``settings.IDEMPOTENCY_KEY_RETENTION_HOURS`` (the ledger's own keys are never dropped);
+* ``tables.replay_audit_nightly`` at 04:45: re-decide every settled hand of the day before from its
+  stored input and compare it with what was recorded and posted (``handflow.audit``), stored as an
+  ``IntegrityCheck`` of scope ``replay``.
+
+Tasks are named here by their Celery names only: the back office doesn't import the hand's money.
 """
 
 from __future__ import annotations
@@ -48,6 +53,13 @@ SCHEDULES = (
         minute="30",
         hour="4",
         description="verify_ledger and the database-guard check, stored as an IntegrityCheck.",
+    ),
+    Schedule(
+        name="tables: replay audit of the day before",
+        task="tables.replay_audit_nightly",
+        minute="45",
+        hour="4",
+        description="Re-decide the day's settled hands from their stored input; stored as a replay check.",
     ),
     Schedule(
         name="tables: purge expired idempotency keys",

@@ -6,15 +6,29 @@ Safe to run twice, and retried on database errors like the ledger's tasks
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from celery import shared_task
+from django.utils import timezone
 
 from casino.core.tasks import RETRY_OPTIONS
-from handflow import replays
+from handflow import audit, replays
+from ledger.models import CheckSource
+from ledger.shifts import room_zone
 
 
 @shared_task(name="tables.purge_idempotency_keys", **RETRY_OPTIONS)
 def purge_idempotency_keys(self: Any) -> int:
     """Purge the API's expired replay records (the daily job); returns how many were deleted."""
     return replays.purge_expired()
+
+
+@shared_task(name="tables.replay_audit_nightly", **RETRY_OPTIONS)
+def replay_audit_nightly(self: Any, days_back: int = 1) -> int:
+    """Re-decide every settled hand of the business date ``days_back`` days ago (default: the day
+    before) and store the outcome as a ``replay`` integrity check (:mod:`handflow.audit`); returns
+    the check's id. Runs in the worker's own process (no sub-processes)."""
+    day = timezone.localtime(timezone.now(), room_zone()).date() - datetime.timedelta(days=days_back)
+    outcome = audit.replay_audit(date_from=day, date_to=day)
+    return audit.record_replay_check(outcome=outcome, source=CheckSource.NIGHTLY).pk

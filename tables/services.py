@@ -1097,27 +1097,34 @@ def _fee_terms(rate: CollectionRate | None) -> tuple[object, ...] | None:
     return None if rate is None else (rate.payer, rate.fee_cents, rate.others_fee_cents)
 
 
+NO_RATE = "no rate"
+
+
+def band_label(rate: CollectionRate) -> str:
+    """The players a rate covers: ``"1-4"``, or ``"3"`` for one number."""
+    if rate.players_min == rate.players_max:
+        return str(rate.players_min)
+    return f"{rate.players_min}-{rate.players_max}"
+
+
 def _fee_text(rate: CollectionRate | None) -> str:
-    return "no rate" if rate is None else rate.fee_label
+    return NO_RATE if rate is None else rate.fee_label
 
 
-def _rate_changes(old: Sequence[CollectionRate], new: Sequence[CollectionRate]) -> list[FeeChange]:
-    """The rows of ``new`` whose fee differs from the row of ``old`` for the same stakes and band,
-    then the rows of ``old`` that ``new`` has no more."""
+def rate_changes(old: Sequence[CollectionRate], new: Sequence[CollectionRate]) -> list[FeeChange]:
+    """The rows of ``new`` whose fee differs from the row of ``old`` for the same stakes and band
+    (``old`` is ``NO_RATE`` for a row ``new`` adds), then the rows of ``old`` that ``new`` has no
+    more (``new`` is ``NO_RATE``). The one comparison of two versions' rates: the revision preview
+    and the change log in words (``backoffice.reports.changes``) both read it."""
     before = {rate_row_key(rate): rate for rate in old}
     after = {rate_row_key(rate): rate for rate in new}
     changes = [
-        FeeChange(
-            rate.limits_label,
-            f"{rate.players_min}-{rate.players_max}",
-            _fee_text(before.get(key)),
-            rate.fee_label,
-        )
+        FeeChange(rate.limits_label, band_label(rate), _fee_text(before.get(key)), rate.fee_label)
         for key, rate in after.items()
         if _fee_terms(before.get(key)) != _fee_terms(rate)
     ]
     changes += [
-        FeeChange(rate.limits_label, f"{rate.players_min}-{rate.players_max}", rate.fee_label, "no rate")
+        FeeChange(rate.limits_label, band_label(rate), rate.fee_label, NO_RATE)
         for key, rate in before.items()
         if key not in after
     ]
@@ -1191,7 +1198,7 @@ def preview_revision(
     return RevisionPreview(
         schedule_code=schedule.code,
         compared_with=latest.number if latest is not None else None,
-        rates=tuple(_rate_changes(old, built)),
+        rates=tuple(rate_changes(old, built)),
         tables=tuple(tables),
         unchanged_tables=tuple(unchanged),
         warnings=rates_fee_warnings(built),

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views import View
 
+from backoffice.reports.changes import schedule_history
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from ledger.errors import LedgerError
@@ -227,7 +228,7 @@ class ScheduleView(PermissionRequiredMixin, View):
         latest = schedule.versions.order_by("-number").first()
         return {
             "schedule": schedule,
-            "versions": schedule.versions.order_by("-number").prefetch_related("rates"),
+            "history": schedule_history(schedule),
             "current": current,
             "notice": table_notice(schedule, current),
             "form": form or ScheduleRevisionForm(rates=list(latest.rates.order_by("pk")) if latest else []),

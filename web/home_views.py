@@ -1,5 +1,7 @@
 """Pages of the floor. The home page is the floor overview: every open table's game, stakes and
-seats, its hands and fees this shift, and a banner when the latest ledger check failed."""
+seats, its hands and fees this shift, and a banner when the latest check failed: the books (the
+ledger and the database's guards) or the replay audit, which names the hands whose stored record
+no longer gives what was read and posted."""
 
 from __future__ import annotations
 
@@ -9,10 +11,24 @@ from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.db.models import Count, Q
 from django.views.generic import TemplateView
 
-from ledger.models import Account, AccountKind
+from ledger.models import Account, AccountKind, IntegrityCheck, IntegrityScope
 from ledger.selectors import latest_integrity_failure
 from ledger.shifts import Shift
 from tables.models import Hand, HandStatus, Table, TableStatus
+
+MAX_HANDS_NAMED = 10
+"""The floor overview names at most this many hands of a failed replay audit (the report has all)."""
+
+
+def failed_hands(check: IntegrityCheck | None) -> list[dict[str, Any]]:
+    """The hands a failed replay audit names (``hand_id``, ``table``, ``hand``), each once."""
+    if check is None or check.scope != IntegrityScope.REPLAY:
+        return []
+    seen: dict[int, dict[str, Any]] = {}
+    for problem in check.problems:
+        if isinstance(problem, dict) and isinstance(problem.get("hand_id"), int):
+            seen.setdefault(problem["hand_id"], problem)
+    return list(seen.values())[:MAX_HANDS_NAMED]
 
 
 class HomeView(PermissionRequiredMixin, TemplateView):
@@ -51,10 +67,12 @@ class HomeView(PermissionRequiredMixin, TemplateView):
         for table in tables:
             table.hands_this_shift = hands.get(table.pk, 0)
             table.fees_this_shift_cents = fees.get(table.pk, 0)
+        failure = latest_integrity_failure()
         context.update(
             tables=tables,
             shift=shift,
-            integrity_failure=latest_integrity_failure(),
+            integrity_failure=failure,
+            failed_hands=failed_hands(failure),
             closed_tables=Table.objects.exclude(status=TableStatus.OPEN)
             .select_related("game", "stakes")
             .order_by("number"),

@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from backoffice import exports, tasks
 from backoffice.closing import close_shift
 from backoffice.drop_counts import correct_drop_count, record_drop_count, sign_off_variance
-from backoffice.reports import changes, collection, drops, hands, integrity, journal, statement
+from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, statement
 from backoffice.reports.common import ReportFilterError, ReportFilters
 from backoffice.waivers import waive_fee
 from ledger.errors import RecordNotFound
@@ -102,10 +102,11 @@ class ReportViewSet(ActionPermissionMixin, viewsets.ViewSet):
         "integrity": VIEW,
         "drop_variance": VIEW,
         "config_changes": VIEW,
+        "dealer_downs": VIEW,
     }
 
     def _respond(self, report: Any, serializer: type) -> Response:
-        report, _ = exports.with_export_sha(report)
+        report, _ = exports.with_download_sha(report)
         return Response(serializer(report).data)
 
     @extend_schema(
@@ -120,16 +121,22 @@ class ReportViewSet(ActionPermissionMixin, viewsets.ViewSet):
         )
 
     @extend_schema(
-        summary="Hand history (paged)",
-        parameters=[*FILTER_PARAMETERS, *PAGE_PARAMETERS],
+        summary="Hand history (paged): cards as entered, the reading, pots or payments, ledger postings",
+        parameters=[
+            *FILTER_PARAMETERS,
+            *PAGE_PARAMETERS,
+            OpenApiParameter("hand", OpenApiTypes.INT, description="Only this hand (id), if in the period."),
+        ],
         responses={200: serializers.HandHistorySerializer, **ERRORS},
     )
     @action(detail=False, methods=["get"])
     def hands(self, request: Request) -> Response:
+        hand = request.query_params.get("hand")
         report = hands.build_hand_history(
             _filters(request),
             offset=_int_param(request, "offset", 0),
             limit=_int_param(request, "limit", hands.DEFAULT_LIMIT),
+            hand_id=_int_param(request, "hand", 0) if hand not in (None, "") else None,
         )
         return self._respond(report, serializers.HandHistorySerializer)
 
@@ -203,6 +210,19 @@ class ReportViewSet(ActionPermissionMixin, viewsets.ViewSet):
     def config_changes(self, request: Request) -> Response:
         return self._respond(changes.build_change_log(_filters(request)), serializers.ChangeLogSerializer)
 
+    @extend_schema(
+        summary="Dealers' downs: hands dealt, misdeals and fees per down",
+        parameters=[
+            *FILTER_PARAMETERS,
+            OpenApiParameter("dealer", OpenApiTypes.STR, description="Only this dealer's downs (username)."),
+        ],
+        responses={200: serializers.DownsReportSerializer, **ERRORS},
+    )
+    @action(detail=False, methods=["get"], url_path="dealer-downs")
+    def dealer_downs(self, request: Request) -> Response:
+        report = downs.build_downs_report(_filters(request), dealer=request.query_params.get("dealer", ""))
+        return self._respond(report, serializers.DownsReportSerializer)
+
 
 @extend_schema_view(
     list=extend_schema(summary="Requested exports, newest first"),
@@ -245,6 +265,7 @@ class ReportExportViewSet(
         summary="Download a built export",
         responses={
             (200, "text/csv"): OpenApiTypes.BINARY,
+            (200, "application/zip"): OpenApiTypes.BINARY,
             (200, "application/pdf"): OpenApiTypes.BINARY,
             404: serializers.LedgerErrorSerializer,
         },
@@ -254,7 +275,7 @@ class ReportExportViewSet(
         export = ReportExport.objects.filter(pk=pk).first() if pk is not None else None
         if export is None or export.status != ExportStatus.DONE or export.content is None:
             raise _not_found(f"finished export {pk}")
-        content_type = "text/csv; charset=utf-8" if export.format == "csv" else "application/pdf"
+        content_type = exports.content_type_of(bytes(export.content), export.format)
         return exports.download_response(
             bytes(export.content), content_type, export.filename or f"export-{export.pk}.{export.format}"
         )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from backoffice.reports import changes, collection, drops, hands, integrity, journal, statement
+from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, statement
 from ledger.models import (
     AuthChange,
     DropCount,
@@ -87,6 +87,7 @@ JournalSerializer = dataclass_serializer(journal.Journal)
 IntegrityReportSerializer = dataclass_serializer(integrity.IntegrityReport)
 DropVarianceReportSerializer = dataclass_serializer(drops.DropVarianceReport)
 ChangeLogSerializer = dataclass_serializer(changes.ChangeLog)
+DownsReportSerializer = dataclass_serializer(downs.DownsReport)
 
 
 class LedgerErrorSerializer(serializers.Serializer[dict[str, Any]]):
@@ -100,7 +101,8 @@ class LedgerFilterErrorSerializer(serializers.Serializer[dict[str, Any]]):
     detail = serializers.CharField()
     # DRF's metaclass takes declared fields out of the class body, so this field doesn't shadow
     # Serializer.errors at run time; the stubs can't know that.
-    errors = serializers.DictField(child=serializers.CharField())  # type: ignore[assignment]
+    # Bad filters name each field; a body the parser refuses (``parse_error``) has none.
+    errors = serializers.DictField(child=serializers.CharField(), required=False)  # type: ignore[assignment]
 
 
 # --- Records ---------------------------------------------------------------------------------------

@@ -4,9 +4,12 @@ need their own ``add_*``/``sign_off_variance`` permissions (docs/reports.md). Vi
 input, call a report builder or a service, and render.
 
 Every report page shows its filters, the time it was made, the software version and the sha256 of
-its CSV export; ``?format=csv`` or ``?format=pdf`` downloads that export of the same report
-(``X-Content-SHA256`` carries the file's own digest). Hand history and the journal are paged: their
+its CSV export; ``?format=csv`` or ``?format=pdf`` downloads that export of the same report (the CSV
+export is one CSV per table: a report of several tables downloads as a zip of them;
+``X-Content-SHA256`` carries the file's own digest). Hand history and the journal are paged: their
 page exports cover the page; a whole-period export is requested in the background (``exports``).
+Every hand a report names links to its entry in the hand history (``reports:hand``): its cards, the
+reading and the ledger's postings.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.db import transaction
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -26,11 +29,20 @@ from django.views import View
 from backoffice import charts, exports, tasks
 from backoffice.closing import close_shift, frozen_matches_live
 from backoffice.drop_counts import correct_drop_count, record_drop_count, sign_off_variance
-from backoffice.reports import changes, collection, drops, hands, integrity, journal, statement
+from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, statement
 from backoffice.reports.common import ReportFilterError, ReportFilters
 from backoffice.waivers import waive_fee
 from ledger.errors import RecordError
-from ledger.models import DropCount, ExportStatus, IntegrityCheck, ReportExport, ReportKind, ShiftClose
+from ledger.models import (
+    DropCount,
+    ExportStatus,
+    IntegrityCheck,
+    IntegrityScope,
+    ReportExport,
+    ReportKind,
+    ShiftClose,
+)
+from ledger.shifts import Shift
 from tables.models import Hand, Player, Table
 from web.ledger_forms import (
     CloseShiftForm,
@@ -57,9 +69,11 @@ class ReportPage(ReportPermission, View):
     """A report page: filters from the query string, the report, its export checksum; ``format``
     csv/pdf downloads the export instead."""
 
-    kind: ReportKind
+    kind: str
     template_name: str
     paged = False
+    # A report the background exports know (``ReportKind``): the page offers to export its period.
+    can_export = True
 
     def build(self, filters: ReportFilters, request: HttpRequest) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -67,32 +81,38 @@ class ReportPage(ReportPermission, View):
     def extra_context(self, report: Any) -> dict[str, Any]:
         return {}
 
+    def params(self, request: HttpRequest) -> QueryDict:
+        """The query the report is built from (the page's query string)."""
+        return request.GET
+
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         self.kwargs = kwargs
+        params = self.params(request)
         try:
-            filters = ReportFilters.from_params(request.GET)
+            filters = ReportFilters.from_params(params)
             report = self.build(filters, request)
         except ReportFilterError as exc:
-            context = {"form": FilterForm(request.GET), "errors": exc.errors, "kind": self.kind}
+            context = {"form": FilterForm(params), "errors": exc.errors, "kind": self.kind}
             return render(request, "reports/filter_error.html", context, status=400)
-        report, _ = exports.with_export_sha(report)
-        export_format = request.GET.get("format", "")
+        report, _ = exports.with_download_sha(report)
+        export_format = params.get("format", "")
         if export_format in ("csv", "pdf"):
-            data, content_type = exports.render(report, export_format)
-            name = exports.filename_for(self.kind, request.GET, export_format)
+            data, content_type, extension = exports.render_file(report, export_format)
+            name = exports.filename_for(self.kind, params, extension)
             return exports.download_response(data, content_type, name)
-        query = request.GET.dict()  # each parameter's last value, as QueryDict.dict() gives
+        # Each parameter's last value, as QueryDict.dict() gives.
+        query = {key: str(value) for key, value in params.dict().items()}
         query.pop("format", None)
         context = {
             "report": report,
             "meta": report.meta,
             "filters": filters,
-            "form": FilterForm(request.GET or filters.as_params()),
+            "form": FilterForm(params or filters.as_params()),
             "kind": self.kind,
             "csv_url": "?" + urlencode({**query, "format": "csv"}),
             "pdf_url": "?" + urlencode({**query, "format": "pdf"}),
             "export_params": {key: value for key, value in query.items() if key not in {"offset", "limit"}},
-            "can_export": True,
+            "can_export": self.can_export,
         }
         context.update(self.extra_context(report))
         return render(request, self.template_name, context)
@@ -119,10 +139,30 @@ def _int(request: HttpRequest, name: str, default: int) -> int:
         raise ReportFilterError({name: "must be a number"}) from None
 
 
+def latest_check(scope: IntegrityScope) -> IntegrityCheck | None:
+    """The latest stored check of ``scope`` (the books; the replay audit)."""
+    return IntegrityCheck.objects.filter(scope=scope).order_by("-started_at", "-pk").first()
+
+
+def replay_hands(check: IntegrityCheck | None) -> list[dict[str, Any]]:
+    """The hands a failed replay check names (``hand_id``, ``table``, ``hand``), each once, in order."""
+    if check is None or check.ok:
+        return []
+    found: dict[int, dict[str, Any]] = {}
+    for problem in check.problems:
+        if isinstance(problem, dict) and isinstance(problem.get("hand_id"), int):
+            entry = found.setdefault(problem["hand_id"], {**problem, "codes": []})
+            entry["codes"].append(problem.get("code", ""))
+    return list(found.values())
+
+
 class IndexView(ReportPermission, View):
     def get(self, request: HttpRequest) -> HttpResponse:
+        replay = latest_check(IntegrityScope.REPLAY)
         context = {
-            "last_check": IntegrityCheck.objects.order_by("-started_at", "-pk").first(),
+            "last_check": latest_check(IntegrityScope.LEDGER),
+            "replay_check": replay,
+            "replay_hands": replay_hands(replay),
             "closes": ShiftClose.objects.order_by("-shift_date", "-pk")[:9],
             "exports": ReportExport.objects.order_by("-requested_at", "-pk")[:10],
             "kinds": ReportKind.choices,
@@ -158,6 +198,38 @@ class HandHistoryView(ReportPage):
 
     def extra_context(self, report: Any) -> dict[str, Any]:
         return _pages(report, self.request)
+
+
+class HandView(ReportPage):
+    """``/reports/hands/<id>/``: one hand's entry in the hand history (the period is the hand's
+    business date), where every report's hand number leads."""
+
+    kind = ReportKind.HAND_HISTORY
+    template_name = "reports/hand.html"
+    can_export = False
+
+    def params(self, request: HttpRequest) -> QueryDict:
+        hand = get_object_or_404(Hand, pk=self.kwargs["hand_id"])
+        day = Shift.at(hand.created_at).business_date.isoformat()
+        params = QueryDict(mutable=True)
+        params.update({"date_from": day, "date_to": day, "table": str(hand.table.number)})
+        if request.GET.get("format"):
+            params["format"] = request.GET["format"]
+        return params
+
+    def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
+        return hands.build_hand_history(filters, hand_id=self.kwargs["hand_id"], limit=1)
+
+
+class DownsView(ReportPage):
+    """``/reports/downs/``: the dealers' downs (``?dealer=<username>`` for one dealer)."""
+
+    kind = "dealer_downs"
+    template_name = "reports/downs.html"
+    can_export = False
+
+    def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
+        return downs.build_downs_report(filters, dealer=request.GET.get("dealer", ""))
 
 
 class JournalView(ReportPage):
@@ -205,6 +277,11 @@ class IntegrityView(ReportPage):
 
     def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
         return integrity.build_integrity_report()
+
+    def extra_context(self, report: Any) -> dict[str, Any]:
+        # The latest replay audit (``reports/_replay_check.html``): a failed one names its hands.
+        replay = latest_check(IntegrityScope.REPLAY)
+        return {"replay_check": replay, "replay_hands": replay_hands(replay)}
 
 
 class DropVarianceView(ReportPage):
@@ -439,7 +516,7 @@ class ExportDownloadView(ReportPermission, View):
         export = get_object_or_404(ReportExport, pk=pk)
         if export.status != ExportStatus.DONE or export.content is None:
             raise Http404("The export is not ready.")
-        content_type = "text/csv; charset=utf-8" if export.format == "csv" else "application/pdf"
+        content_type = exports.content_type_of(bytes(export.content), export.format)
         return exports.download_response(
             bytes(export.content), content_type, export.filename or f"export-{export.pk}.{export.format}"
         )

@@ -7,7 +7,8 @@ function returning plain frozen dataclasses:
 * ``journal.build_journal(filters, offset=, limit=)``
 * ``integrity.build_integrity_report()``
 * ``drops.build_drop_variance_report(filters, threshold_bp=)``
-* ``changes.build_change_log(filters)``
+* ``changes.build_change_log(filters)`` (and ``changes.schedule_history(schedule)``, the schedule page's)
+* ``downs.build_downs_report(filters, dealer=)``
 
 ``common`` holds the filters, the report header and the in-memory rate lookup they share.
 """

@@ -1,12 +1,19 @@
-"""Hand history: each hand of the period with its time, table, game, button, players, the fees due
-and paid, the engine's reading and the payments the ledger posted for it.
+"""Hand history: each hand of the period as an auditor checks a dispute from it: its number, game,
+button and dealer, the players dealt in with their fees, every player's exposed cards as the
+dealer entered them (Chinese poker: the three set hands or the declared sweep, with the time the
+declaration was recorded; Taiwanese poker: the hands and the boards agreed before the deal), the
+engine's reading (the hand's name and its five cards), the pots and their awards, or the payments
+in settlement order with what each owed and what the caps let move, each player's net, and the
+ledger's postings for the hand (transaction ids and hashes). Money is in dollars on the page.
+
+Everything comes from the records: the showdown as entered (``HandResult.submitted``), the input
+the engine was given (``engine_input``; its sha256 is ``input_digest``), the engine's answer
+(``engine_result``), the ledger lines the reading posts (``postings``) and the entries of every
+transaction of the hand (fee, settlement, fee returned on a misdeal). A void hand shows its misdeal
+code (:class:`tables.models.MisdealReason`) and the dealer's words.
 
 A page of hands is read with a fixed number of queries (hands; their players; their ledger entries;
 their waivers; their readings), whatever the page size.
-
-The engine's reading is the floor's ``tables.HandResult`` (stored with the hand by the hand's money
-flow). Where that model is not installed the column says so and the payments still come from the
-ledger (``READING_UNAVAILABLE``).
 """
 
 from __future__ import annotations
@@ -14,28 +21,32 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import Any
 
-from django.apps import apps
 from django.db.models import Sum
 
 from backoffice.reports.common import RateBook, ReportFilters, ReportMeta, in_report_snapshot, make_meta
+from casino.core.money import format_cents
 from ledger.models import AccountKind, Entry, FeeWaiver, TransactionKind
 from ledger.shifts import Shift
-from tables.models import Hand, HandPlayer
+from tables.models import Hand, HandPlayer, HandResult, MisdealReason
 
 TITLE = "Hand history"
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
-READING_UNAVAILABLE = (
-    "The engine's reading is not stored in this installation (the hand's result model is missing); "
-    "payments are shown from the ledger."
-)
 SETTLEMENT_KINDS = (TransactionKind.POT_AWARD, TransactionKind.SETTLEMENT_PAYMENT)
+CHINESE_SEGMENTS = ("front", "middle", "back")
+TAIWANESE_SEGMENTS = ("top", "middle", "bottom")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class HandPlayerLine:
+    """A player dealt in: fees, the cards as entered, the engine's reading, the net.
+
+    ``result_cents`` is what the ledger's settlement moved for the player (the net of the hand
+    without the fee); ``engine_net_cents`` the engine's net (None: no reading)."""
+
     position: int
     seat: int
     player_id: int
@@ -43,14 +54,72 @@ class HandPlayerLine:
     fee_due_cents: int | None
     fee_paid_cents: int
     result_cents: int
+    engine_net_cents: int | None
+    cards: str
+    reading: str
+    sweep_declared: str
+    sweep_declared_at: dt.datetime | None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AwardLine:
+    """A share of a pot: who, which half (``high``, ``low``, ``whole``), how much, with what."""
+
+    seat: int
+    player: str
+    share: str
+    amount_cents: int
+    hand: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PotLine:
+    number: int
+    amount_cents: int
+    seats: list[int]
+    voided_cents: int
+    awards: list[AwardLine]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ReturnLine:
+    """Chips given back: nobody called them, or the sevens rule voided them (``reason``)."""
+
+    seat: int
+    player: str
+    amount_cents: int
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SettlementPayment:
+    """One payment of a Chinese or Taiwanese poker settlement, in settlement order: what the points
+    called for (``due_cents``) and what moved after the all-in caps (``amount_cents``)."""
+
+    order: int
+    from_seat: int
+    from_player: str
+    to_seat: int
+    to_player: str
+    due_cents: int
+    amount_cents: int
+    reason: str
+
+    @property
+    def capped(self) -> bool:
+        return self.amount_cents < self.due_cents
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class PaymentLine:
-    """One entry of the hand's settlement into or out of a player's chips, in posting order."""
+    """One entry of a transaction of the hand, in posting order (``account``: whose chips, the
+    hand's pot, the house's collection)."""
 
     transaction_id: int
     kind: str
+    transaction_hash: str
+    line: int
+    account: str
     player: str
     amount_cents: int
 
@@ -69,14 +138,27 @@ class HandLine:
     status: str
     button_seat: int
     button_player: str
+    dealer: str
     players: list[HandPlayerLine]
+    board: str
+    boards: list[str]
+    boards_agreed: int | None
+    pots: list[PotLine]
+    returned: list[ReturnLine]
+    settlement: list[SettlementPayment]
     fees_due_cents: int | None
     fees_paid_cents: int
     fees_returned_cents: int
     waived_cents: int
     reading_status: str
+    revision: int | None
+    input_digest: str
     reading: str
+    settlement_id: int | None
+    settlement_hash: str
     payments: list[PaymentLine]
+    misdeal_reason: str
+    misdeal_label: str
     void_reason: str
 
 
@@ -87,30 +169,24 @@ class HandHistory:
     offset: int
     limit: int
     hands: list[HandLine]
-    reading_available: bool
-    note: str
-
-
-def hand_result_model() -> Any | None:
-    """The floor's hand-result model (the engine's reading), or None where it isn't installed."""
-    try:
-        return apps.get_model("tables", "HandResult")
-    except LookupError:
-        return None
 
 
 @in_report_snapshot
-def build_hand_history(filters: ReportFilters, *, offset: int = 0, limit: int = DEFAULT_LIMIT) -> HandHistory:
+def build_hand_history(
+    filters: ReportFilters, *, offset: int = 0, limit: int = DEFAULT_LIMIT, hand_id: int | None = None
+) -> HandHistory:
     """Hands of the period in start order, ``limit`` of them from ``offset`` (``limit`` is capped at
-    ``MAX_LIMIT``)."""
+    ``MAX_LIMIT``); with ``hand_id``, only that hand (if it is in the period)."""
     offset, limit = max(int(offset), 0), min(max(int(limit), 1), MAX_LIMIT)
-    meta = make_meta("hand_history", TITLE, filters)
+    meta = make_meta("hand_history", TITLE, filters, **({"hand": hand_id} if hand_id is not None else {}))
     hands_qs = filters.on_time(Hand.objects.all(), "created_at", table_field="table")
+    if hand_id is not None:
+        hands_qs = hands_qs.filter(pk=hand_id)
     total = hands_qs.count()
     hands = list(
-        hands_qs.select_related("table", "game", "stakes", "collection_schedule", "button_seat").order_by(
-            "created_at", "pk"
-        )[offset : offset + limit]
+        hands_qs.select_related(
+            "table", "game", "stakes", "collection_schedule", "button_seat", "dealer"
+        ).order_by("created_at", "pk")[offset : offset + limit]
     )
     ids = [hand.pk for hand in hands]
     players: dict[int, list[HandPlayer]] = defaultdict(list)
@@ -120,53 +196,7 @@ def build_hand_history(filters: ReportFilters, *, offset: int = 0, limit: int = 
         .order_by("hand_id", "position")
     ):
         players[hand_player.hand_id].append(hand_player)
-
-    # Every entry of the page's hands into a player's chips or a house account, in posting order.
-    fee_paid: dict[tuple[int, int], int] = defaultdict(int)  # (hand, player) -> cents paid
-    fees_paid: dict[int, int] = defaultdict(int)
-    fees_returned: dict[int, int] = defaultdict(int)
-    results: dict[tuple[int, int], int] = defaultdict(int)
-    payments: dict[int, list[PaymentLine]] = defaultdict(list)
-    names = {hp.player_id: hp.player.name for rows in players.values() for hp in rows}
-    entries = (
-        Entry.objects.filter(transaction__hand_id__in=ids)
-        .values(
-            "transaction_id",
-            "transaction__hand_id",
-            "transaction__kind",
-            "transaction__reverses__kind",
-            "account__kind",
-            "account__player_id",
-            "account__player__name",
-            "amount",
-        )
-        .order_by("transaction_id", "line")
-    )
-    for entry in entries:
-        hand_id, kind, amount = entry["transaction__hand_id"], entry["transaction__kind"], entry["amount"]
-        account_kind, player_id = entry["account__kind"], entry["account__player_id"]
-        if account_kind == AccountKind.HOUSE_COLLECTION:
-            if kind == TransactionKind.FEE:
-                fees_paid[hand_id] += amount
-            elif kind == TransactionKind.REVERSAL:
-                fees_returned[hand_id] += -amount
-        elif account_kind == AccountKind.PLAYER_CHIPS:
-            names.setdefault(player_id, entry["account__player__name"])
-            if kind == TransactionKind.FEE:
-                fee_paid[(hand_id, player_id)] += -amount
-            elif kind in SETTLEMENT_KINDS or (
-                kind == TransactionKind.REVERSAL and entry["transaction__reverses__kind"] in SETTLEMENT_KINDS
-            ):
-                results[(hand_id, player_id)] += amount
-                payments[hand_id].append(
-                    PaymentLine(
-                        transaction_id=entry["transaction_id"],
-                        kind=kind,
-                        player=entry["account__player__name"],
-                        amount_cents=amount,
-                    )
-                )
-
+    ledger = _ledger(ids)
     waived = {
         row["hand_id"]: int(row["cents"])
         for row in FeeWaiver.objects.filter(hand_id__in=ids)
@@ -174,7 +204,10 @@ def build_hand_history(filters: ReportFilters, *, offset: int = 0, limit: int = 
         .annotate(cents=Sum("amount_cents"))
         .order_by()
     }
-    readings, reading_available = _readings(ids)
+    results = {
+        result.hand_id: result
+        for result in HandResult.objects.filter(hand_id__in=ids).select_related("settlement")
+    }
     book = RateBook({hand.collection_schedule_id for hand in hands})
     lines = []
     for hand in hands:
@@ -182,98 +215,350 @@ def build_hand_history(filters: ReportFilters, *, offset: int = 0, limit: int = 
         version = book.version_at(hand.collection_schedule_id, hand.created_at)
         version_id = version.pk if version else None
         due = book.fees_due(version_id, hand.stakes_id, len(dealt))
-        button = next((hp for hp in dealt if hp.position == 1), None)
-        status, reading = (
-            readings.get(hand.pk, ("not recorded", "")) if reading_available else ("unavailable", "")
-        )
         lines.append(
-            HandLine(
-                hand_id=hand.pk,
-                table_number=hand.table.number,
-                hand_number=hand.number,
-                started_at=hand.created_at,
-                shift=str(Shift.at(hand.created_at)),
-                game=hand.game.name,
-                stakes=hand.stakes.label,
-                schedule=hand.collection_schedule.code,
+            _hand_line(
+                hand,
+                dealt,
+                due=due,
                 rate=book.rate_label(version_id, hand.stakes_id, len(dealt)),
-                status=hand.status,
-                button_seat=hand.button_seat.number,
-                button_player=button.player.name if button else "",
-                players=[
-                    HandPlayerLine(
-                        position=hp.position,
-                        seat=hp.seat.number,
-                        player_id=hp.player_id,
-                        player=hp.player.name,
-                        fee_due_cents=due[hp.position - 1] if due and hp.position <= len(due) else None,
-                        fee_paid_cents=fee_paid.get((hand.pk, hp.player_id), 0),
-                        result_cents=results.get((hand.pk, hp.player_id), 0),
-                    )
-                    for hp in dealt
-                ],
-                fees_due_cents=sum(due) if due is not None else None,
-                fees_paid_cents=fees_paid.get(hand.pk, 0),
-                fees_returned_cents=fees_returned.get(hand.pk, 0),
+                result=results.get(hand.pk),
+                ledger=ledger,
                 waived_cents=waived.get(hand.pk, 0),
-                reading_status=status,
-                reading=reading,
-                payments=payments.get(hand.pk, []),
-                void_reason=hand.void_reason,
             )
         )
-    return HandHistory(
-        meta=meta,
-        total=total,
-        offset=offset,
-        limit=limit,
-        hands=lines,
-        reading_available=reading_available,
-        note="" if reading_available else READING_UNAVAILABLE,
+    return HandHistory(meta=meta, total=total, offset=offset, limit=limit, hands=lines)
+
+
+@dataclasses.dataclass(slots=True)
+class _Ledger:
+    """Every entry of the page's hands, in posting order, and what it adds up to per hand."""
+
+    fee_paid: dict[tuple[int, int], int] = dataclasses.field(default_factory=lambda: defaultdict(int))
+    fees_paid: dict[int, int] = dataclasses.field(default_factory=lambda: defaultdict(int))
+    fees_returned: dict[int, int] = dataclasses.field(default_factory=lambda: defaultdict(int))
+    results: dict[tuple[int, int], int] = dataclasses.field(default_factory=lambda: defaultdict(int))
+    lines: dict[int, list[PaymentLine]] = dataclasses.field(default_factory=lambda: defaultdict(list))
+
+
+def _ledger(hand_ids: list[int]) -> _Ledger:
+    found = _Ledger()
+    entries = (
+        Entry.objects.filter(transaction__hand_id__in=hand_ids)
+        .values(
+            "transaction_id",
+            "transaction__hand_id",
+            "transaction__kind",
+            "transaction__hash",
+            "transaction__reverses__kind",
+            "line",
+            "account__kind",
+            "account__player_id",
+            "account__player__name",
+            "account__shift_date",
+            "account__shift_code",
+            "amount",
+        )
+        .order_by("transaction_id", "line")
+    )
+    for entry in entries:
+        hand_id, kind, amount = entry["transaction__hand_id"], entry["transaction__kind"], entry["amount"]
+        account_kind, player_id = entry["account__kind"], entry["account__player_id"]
+        name = entry["account__player__name"] or ""
+        if account_kind == AccountKind.HOUSE_COLLECTION:
+            account = f"house collection {entry['account__shift_date']}/{entry['account__shift_code']}"
+            if kind == TransactionKind.FEE:
+                found.fees_paid[hand_id] += amount
+            elif kind == TransactionKind.REVERSAL:
+                found.fees_returned[hand_id] += -amount
+        elif account_kind == AccountKind.PLAYER_CHIPS:
+            account = f"chips of {name}"
+            if kind == TransactionKind.FEE:
+                found.fee_paid[(hand_id, player_id)] += -amount
+            elif kind in SETTLEMENT_KINDS or (
+                kind == TransactionKind.REVERSAL and entry["transaction__reverses__kind"] in SETTLEMENT_KINDS
+            ):
+                found.results[(hand_id, player_id)] += amount
+        elif account_kind == AccountKind.HAND_POT:
+            account = "the hand's pot"
+        else:
+            account = str(account_kind)
+        found.lines[hand_id].append(
+            PaymentLine(
+                transaction_id=entry["transaction_id"],
+                kind=kind,
+                transaction_hash=entry["transaction__hash"],
+                line=entry["line"],
+                account=account,
+                player=name,
+                amount_cents=amount,
+            )
+        )
+    return found
+
+
+def _hand_line(
+    hand: Hand,
+    dealt: list[HandPlayer],
+    *,
+    due: list[int] | None,
+    rate: str,
+    result: HandResult | None,
+    ledger: _Ledger,
+    waived_cents: int,
+) -> HandLine:
+    names = {hp.seat.number: hp.player.name for hp in dealt}
+    submitted = result.submitted if result is not None and isinstance(result.submitted, dict) else {}
+    engine_result = (
+        result.engine_result if result is not None and isinstance(result.engine_result, dict) else {}
+    )
+    entered = {
+        entry.get("seat"): entry for entry in submitted.get("players") or [] if isinstance(entry, dict)
+    }
+    engine_players = engine_result.get("players") if isinstance(engine_result.get("players"), dict) else {}
+    engine_hands = engine_result.get("hands") if isinstance(engine_result.get("hands"), dict) else {}
+    engine_net = engine_result.get("net") if isinstance(engine_result.get("net"), dict) else {}
+    player_lines = []
+    for hp in dealt:
+        seat = hp.seat.number
+        mine = engine_players.get(str(seat)) if isinstance(engine_players, dict) else None
+        net = engine_net.get(str(seat)) if isinstance(engine_net, dict) else None
+        if net is None and isinstance(mine, dict):
+            net = mine.get("net")
+        player_lines.append(
+            HandPlayerLine(
+                position=hp.position,
+                seat=seat,
+                player_id=hp.player_id,
+                player=hp.player.name,
+                fee_due_cents=due[hp.position - 1] if due and hp.position <= len(due) else None,
+                fee_paid_cents=ledger.fee_paid.get((hand.pk, hp.player_id), 0),
+                result_cents=ledger.results.get((hand.pk, hp.player_id), 0),
+                engine_net_cents=net if isinstance(net, int) else None,
+                cards=entered_cards(entered.get(seat)),
+                reading=seat_reading(
+                    engine_hands.get(str(seat)) if isinstance(engine_hands, dict) else None,
+                    mine if isinstance(mine, dict) else None,
+                ),
+                sweep_declared=hp.sweep_declared,
+                sweep_declared_at=hp.sweep_declared_at,
+            )
+        )
+    boards: list[Any] = submitted["boards"] if isinstance(submitted.get("boards"), list) else []
+    button = next((hp for hp in dealt if hp.position == 1), None)
+    misdeal = hand.misdeal_reason
+    return HandLine(
+        hand_id=hand.pk,
+        table_number=hand.table.number,
+        hand_number=hand.number,
+        started_at=hand.created_at,
+        shift=str(Shift.at(hand.created_at)),
+        game=hand.game.name,
+        stakes=hand.stakes.label,
+        schedule=hand.collection_schedule.code,
+        rate=rate,
+        status=hand.status,
+        button_seat=hand.button_seat.number,
+        button_player=button.player.name if button else "",
+        dealer=hand.dealer.get_username() if hand.dealer is not None else "",
+        players=player_lines,
+        board=card_text(submitted.get("board")),
+        boards=[card_text(board) for board in boards],
+        boards_agreed=hand.boards,
+        pots=pot_lines(engine_result, names),
+        returned=return_lines(engine_result, names),
+        settlement=settlement_payments(engine_result, names),
+        fees_due_cents=sum(due) if due is not None else None,
+        fees_paid_cents=ledger.fees_paid.get(hand.pk, 0),
+        fees_returned_cents=ledger.fees_returned.get(hand.pk, 0),
+        waived_cents=waived_cents,
+        reading_status=result.get_status_display() if result is not None else "no reading recorded",
+        revision=result.revision if result is not None else None,
+        input_digest=result.digest if result is not None else "",
+        reading=summarize_reading(engine_result, names),
+        settlement_id=result.settlement_id if result is not None else None,
+        settlement_hash=result.settlement.hash if result is not None and result.settlement else "",
+        payments=ledger.lines.get(hand.pk, []),
+        misdeal_reason=misdeal,
+        misdeal_label=MisdealReason(misdeal).label if misdeal in MisdealReason.values else "",
+        void_reason=hand.void_reason,
     )
 
 
-def _readings(hand_ids: list[int]) -> tuple[dict[int, tuple[str, str]], bool]:
-    model = hand_result_model()
-    if model is None:
-        return {}, False
-    readings: dict[int, tuple[str, str]] = {}
-    for row in model.objects.filter(hand_id__in=hand_ids).values(
-        "hand_id", "status", "revision", "engine_result"
-    ):
-        readings[row["hand_id"]] = (
-            f"{row['status']} (r{row['revision']})",
-            summarize_reading(row["engine_result"]),
-        )
-    return readings, True
+# --- The showdown in words ---------------------------------------------------------------------------
 
 
-def summarize_reading(result: Any) -> str:
-    """One line for people from the engine's result (docs/showdown-json.md): pot awards with the winning
-    hands for pot games, each seat's net for Chinese and Taiwanese poker."""
-    if not isinstance(result, dict):
+def card_text(cards: Any) -> str:
+    """``["Ah", "Kd"]`` -> ``Ah Kd``; anything else as it was entered (text), or empty."""
+    if isinstance(cards, list):
+        return " ".join(str(card) for card in cards)
+    return "" if cards is None else str(cards)
+
+
+def entered_cards(entry: Any) -> str:
+    """A player's exposed cards as the dealer entered them: ``Ah Kd``; Chinese poker
+    ``front Jc Jd Js / middle ... / back ...``, a declared sweep ``declared dragon: 2c 3d ...``, a
+    surrender, a house foul; Taiwanese poker ``top Qs / middle As Kd / bottom ...``; ``folded``."""
+    if not isinstance(entry, Mapping):
         return ""
-    parts: list[str] = []
-    hands = result.get("hands") if isinstance(result.get("hands"), dict) else {}
+    marks = [
+        text
+        for key, text in (
+            ("fouled", "fouled by the house"),
+            ("surrender", "surrendered"),
+            ("declare", f"declared {entry.get('declare')}"),
+            ("folded", "folded"),
+        )
+        if entry.get(key)
+    ]
+    if any(name in entry for name in (*CHINESE_SEGMENTS, *TAIWANESE_SEGMENTS)):
+        order = TAIWANESE_SEGMENTS if "top" in entry or "bottom" in entry else CHINESE_SEGMENTS
+        cards = " / ".join(f"{name} {card_text(entry.get(name))}" for name in order if name in entry)
+    else:
+        cards = card_text(entry.get("cards"))
+    mark = ", ".join(marks)
+    return f"{mark}: {cards}" if mark and cards else mark or cards
+
+
+def seat_reading(hand: Any, player: Mapping[str, Any] | None) -> str:
+    """The engine's reading of a seat: pot games ``Full house, kings over sevens: Kh Kd Ks 7h 7c``
+    (and the low); Chinese poker each set hand's name, or the sweep, or the foul; Taiwanese poker
+    each position's name and five cards per board."""
+    if isinstance(hand, Mapping):
+        parts = []
+        for side in ("high", "low"):
+            name = hand.get(side)
+            if name:
+                five = card_text(hand.get(f"{side}_cards"))
+                parts.append(f"{side} {name}: {five}" if five else f"{side} {name}")
+        return "; ".join(parts)
+    if not isinstance(player, Mapping):
+        return ""
+    if player.get("fouled"):
+        return f"fouled ({player.get('foul') or 'a foul'})"
+    if player.get("sweep"):
+        return f"clean sweep: {player['sweep']}"
+    if player.get("status") == "surrender":
+        return "surrendered"
+    segments = player.get("segments")
+    if isinstance(segments, Mapping):
+        return " / ".join(f"{name} {segments.get(name)}" for name in CHINESE_SEGMENTS if segments.get(name))
+    boards = player.get("boards")
+    if isinstance(boards, list):
+        texts = []
+        for number, board in enumerate(boards, start=1):
+            if not isinstance(board, Mapping):
+                continue
+            read = [
+                f"{name} {board[name].get('name')}: {card_text(board[name].get('cards'))}"
+                for name in TAIWANESE_SEGMENTS
+                if isinstance(board.get(name), Mapping)
+            ]
+            texts.append((f"board {number}: " if len(boards) > 1 else "") + " / ".join(read))
+        return "; ".join(texts)
+    return ""
+
+
+def _name(names: Mapping[int, str], seat: Any) -> str:
+    return names.get(seat, "") if isinstance(seat, int) else ""
+
+
+def _cents(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def pot_lines(result: Mapping[str, Any], names: Mapping[int, str]) -> list[PotLine]:
+    """The pots of a pot game's reading, main pot first, each with its awards and the hand that won."""
+    hands = result.get("hands") if isinstance(result.get("hands"), Mapping) else {}
+    pots = []
     for number, pot in enumerate(result.get("pots") or [], start=1):
-        if not isinstance(pot, dict):
+        if not isinstance(pot, Mapping):
             continue
         awards = []
         for award in pot.get("awards") or []:
-            if not isinstance(award, dict):
+            if not isinstance(award, Mapping):
                 continue
-            seat = str(award.get("seat"))
-            share = award.get("share", "whole")
-            reading = hands.get(seat, {}) if isinstance(hands, dict) else {}
-            name = reading.get("low" if share == "low" else "high", "") if isinstance(reading, dict) else ""
-            awards.append(f"seat {seat} {share} {award.get('amount')}" + (f" ({name})" if name else ""))
-        parts.append(f"pot {number} {pot.get('amount')}: " + ", ".join(awards))
-    if not parts and isinstance(result.get("players"), dict):
+            seat, share = award.get("seat"), str(award.get("share", "whole"))
+            reading = hands.get(str(seat)) if isinstance(hands, Mapping) else None
+            hand = (
+                (reading.get("low" if share == "low" else "high") or "")
+                if isinstance(reading, Mapping)
+                else ""
+            )
+            awards.append(
+                AwardLine(_cents(seat), _name(names, seat), share, _cents(award.get("amount")), hand)
+            )
+        seats = [seat for seat in pot.get("seats") or [] if isinstance(seat, int)]
+        pots.append(PotLine(number, _cents(pot.get("amount")), seats, _cents(pot.get("voided")), awards))
+    return pots
+
+
+def return_lines(result: Mapping[str, Any], names: Mapping[int, str]) -> list[ReturnLine]:
+    return [
+        ReturnLine(
+            _cents(line.get("seat")),
+            _name(names, line.get("seat")),
+            _cents(line.get("amount")),
+            str(line.get("reason") or "not called"),
+        )
+        for line in result.get("returned") or []
+        if isinstance(line, Mapping)
+    ]
+
+
+def settlement_payments(result: Mapping[str, Any], names: Mapping[int, str]) -> list[SettlementPayment]:
+    """Chinese and Taiwanese poker: the engine's payments in settlement order, dues and caps."""
+    payments = []
+    for order, payment in enumerate(result.get("payments") or [], start=1):
+        if not isinstance(payment, Mapping):
+            continue
+        amount = _cents(payment.get("amount"))
+        payments.append(
+            SettlementPayment(
+                order=order,
+                from_seat=_cents(payment.get("from")),
+                from_player=_name(names, payment.get("from")),
+                to_seat=_cents(payment.get("to")),
+                to_player=_name(names, payment.get("to")),
+                due_cents=_cents(payment.get("due", amount)),
+                amount_cents=amount,
+                reason=str(payment.get("reason") or ""),
+            )
+        )
+    return payments
+
+
+def _who(seat: int, player: str) -> str:
+    return f"seat {seat} ({player})" if player else f"seat {seat}"
+
+
+def summarize_reading(result: Any, names: Mapping[int, str] | None = None) -> str:
+    """One line for people from the engine's result (docs/showdown-json.md), in dollars: each pot
+    with its awards and the hands that won them for pot games; each payment in settlement order
+    (what was due when the caps let less move) for Chinese and Taiwanese poker."""
+    if not isinstance(result, Mapping):
+        return ""
+    names = names or {}
+    parts: list[str] = []
+    for pot in pot_lines(result, names):
+        awards = ", ".join(
+            f"{_who(a.seat, a.player)} {a.share} {format_cents(a.amount_cents)}"
+            + (f" with {a.hand}" if a.hand else "")
+            for a in pot.awards
+        )
+        parts.append(f"pot {pot.number} {format_cents(pot.amount_cents)}: {awards}")
+    for line in return_lines(result, names):
+        parts.append(
+            f"{format_cents(line.amount_cents)} back to {_who(line.seat, line.player)} ({line.reason})"
+        )
+    for payment in settlement_payments(result, names):
+        capped = f" (due {format_cents(payment.due_cents)})" if payment.capped else ""
+        parts.append(
+            f"{_who(payment.from_seat, payment.from_player)} pays {_who(payment.to_seat, payment.to_player)} "
+            f"{format_cents(payment.amount_cents)}{capped}"
+            + (f", {payment.reason}" if payment.reason else "")
+        )
+    if not parts and isinstance(result.get("players"), Mapping):
         for seat, player in sorted(result["players"].items(), key=lambda item: str(item[0])):
-            if not isinstance(player, dict):
-                continue
-            extra = " fouled" if player.get("fouled") else ""
-            if player.get("sweep"):
-                extra += f" sweep {player['sweep']}"
-            parts.append(f"seat {seat} net {player.get('net')}{extra}")
+            if isinstance(player, Mapping):
+                parts.append(f"seat {seat} net {format_cents(_cents(player.get('net')))}")
     return "; ".join(parts)

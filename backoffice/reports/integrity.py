@@ -1,11 +1,15 @@
-"""The integrity report: ``verify_ledger()`` (entries sum to zero, every balance equals its entries,
-the hash chains verify) and the database's own guards: the triggers that make the ledger and the
-report records append-only are present and enabled, and the database really refuses an edit.
+"""The integrity report: ``backoffice.audit.verify_books()`` (entries sum to zero, every balance
+equals its entries, the keyed hash chains verify, the published anchors still match, every settled
+hand agrees with its postings and every fee with its schedule), the chain heads it saw, signed (an
+anchor: ``ledger.anchors``), and the database's own guards: the triggers that make the ledger and
+the report records append-only are present and enabled, and the database really refuses an edit.
 
 The behaviour check runs each probe (an UPDATE or DELETE of an existing row; on PostgreSQL also an
-unbalanced entry checked immediately) inside a savepoint that is always rolled back: a refused probe
-leaves nothing behind, and a probe the database let through is undone at once and reported as a
-failure. Nothing is ever changed by running this report.
+unbalanced entry checked immediately, and what only the tables' owner or a superuser may do:
+TRUNCATE the journal or the entries, ALTER TABLE ... DISABLE TRIGGER, switch triggers off for a
+session) inside a savepoint that is always rolled back, as the database role the app connects as
+(named in the report): a refused probe leaves nothing behind, and a probe the database let through
+is undone at once and reported as a failure. Nothing is ever changed by running this report.
 """
 
 from __future__ import annotations
@@ -15,22 +19,18 @@ import datetime as dt
 from typing import Any
 
 from django.db import DatabaseError, connection, transaction
+from django.db.backends.utils import CursorWrapper
 
+from backoffice.audit import BooksReport, verify_books
 from backoffice.reports.common import ReportMeta, make_meta
-from ledger.models import IntegrityCheck
-from ledger.verification import LedgerReport, verify_ledger
+from ledger import anchors
+from ledger.db_privileges import RECORD_TABLES
+from ledger.models import IntegrityCheck, IntegrityScope
 
 TITLE = "Ledger integrity report"
 
 # (table, trigger) pairs each database must have, from migrations 0002 and 0004.
-_RECORDS = [
-    "ledger_feewaiver",
-    "ledger_dropcount",
-    "ledger_variancesignoff",
-    "ledger_shiftclose",
-    "ledger_integritycheck",
-    "ledger_authchange",
-]
+_RECORDS = list(RECORD_TABLES)  # the append-only records (ledger/db_privileges.py)
 EXPECTED_TRIGGERS: dict[str, list[tuple[str, str]]] = {
     "postgresql": [
         ("ledger_journaltransaction", "ledger_journaltransaction_append_only"),
@@ -86,6 +86,22 @@ _PG_UNBALANCED_PROBE = (
     "SELECT t.id, (SELECT MIN(id) FROM ledger_account), 32767, 1 FROM ledger_journaltransaction t "
     "ORDER BY t.id LIMIT 1",
 )
+# PostgreSQL only: what only the tables' owner (or a superuser) may do, which the role the app
+# connects as must not (docs/ledger.md, "Database roles"). No row is needed to try them.
+_ROLE_PROBES: list[tuple[str, str]] = [
+    ("TRUNCATE of the journal", "TRUNCATE ledger_journaltransaction CASCADE"),
+    ("TRUNCATE of the entries", "TRUNCATE ledger_entry CASCADE"),
+    (
+        "ALTER TABLE ... DISABLE TRIGGER on the entries",
+        "ALTER TABLE ledger_entry DISABLE TRIGGER ledger_entry_append_only",
+    ),
+    ("Triggers off for a session (session_replication_role)", "SET LOCAL session_replication_role = replica"),
+]
+# A queued TRUNCATE holds up every later lock request on its tables: wait briefly. A wait is
+# enough to know (PostgreSQL checks these rights before it waits for a lock).
+_PROBE_LOCK_TIMEOUT = "200ms"
+_PERMISSION_DENIED = "42501"  # SQLSTATE insufficient_privilege
+_LOCK_NOT_AVAILABLE = "55P03"  # lock_timeout expired
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -99,7 +115,7 @@ class TriggerCheck:
 @dataclasses.dataclass(frozen=True, slots=True)
 class ProbeResult:
     """``outcome``: ``refused`` (good), ``allowed`` (the database let the edit through; undone at
-    once), ``untested`` (no row to try it on)."""
+    once), ``untested`` (no row to try it on, or the probe could not run: ``detail`` says)."""
 
     probe: str
     outcome: str
@@ -112,6 +128,9 @@ class GuardReport:
     triggers: list[TriggerCheck]
     probes: list[ProbeResult]
     notes: list[str]
+    role: str = ""
+    """The database role probed (the app's connection), e.g. ``casino_app`` or ``postgres
+    (superuser)``; empty on SQLite, which has no roles."""
 
     @property
     def ok(self) -> bool:
@@ -143,6 +162,8 @@ class IntegrityReport:
     ledger: dict[str, Any]
     guards: GuardReport
     last_stored_check: LastCheck | None
+    anchors: dict[str, Any]
+    """The chain heads this report saw, signed (``ledger.anchors``): keep a copy to check later."""
 
 
 class _Undo(Exception):
@@ -172,6 +193,49 @@ def _probe(name: str, sql: str, *, before: str = "", after: str = "") -> ProbeRe
         return ProbeResult(name, "refused", str(exc).strip().splitlines()[0][:300])
 
 
+def _role_probe(name: str, sql: str, role: str) -> ProbeResult:
+    """Try ``sql`` in a savepoint that is always rolled back. Pending deferred checks are run first
+    (PostgreSQL refuses TRUNCATE and ALTER TABLE while trigger events are pending; the rollback
+    makes them pending again), and a lock is waited for briefly: PostgreSQL checks these rights
+    before it waits for the table's lock, so a wait means the role holds the right."""
+    try:
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+                cursor.execute(f"SET LOCAL lock_timeout = '{_PROBE_LOCK_TIMEOUT}'")
+                cursor.execute(sql)
+            raise _Undo(0)  # always roll back: the database let it through
+    except _Undo:
+        return ProbeResult(
+            name, "allowed", f"role {role} may do it: the database accepted it (rolled back at once)"
+        )
+    except DatabaseError as exc:
+        message = str(exc).strip().splitlines()[0][:300]
+        code = getattr(exc.__cause__, "sqlstate", None)
+        if code == _PERMISSION_DENIED:
+            return ProbeResult(name, "refused", f"role {role}: {message}")
+        if code == _LOCK_NOT_AVAILABLE:
+            return ProbeResult(
+                name, "allowed", f"role {role} holds the right: it waited for the table's lock (timed out)"
+            )
+        return ProbeResult(name, "untested", f"the probe could not run: {message}")
+
+
+def _role(cursor: CursorWrapper) -> tuple[str, bool]:
+    """The role the connection acts as, described (``postgres (superuser)``, ``casino_owner (owner of
+    the ledger's tables)``), and whether it has the owner's rights."""
+    cursor.execute(
+        "SELECT current_user, r.rolsuper, pg_has_role(current_user, c.relowner, 'USAGE') "
+        "FROM pg_roles r, pg_class c WHERE r.rolname = current_user AND c.oid = 'ledger_entry'::regclass"
+    )
+    name, superuser, owner = cursor.fetchone()
+    if superuser:
+        return f"{name} (superuser)", True
+    if owner:
+        return f"{name} (owner of the ledger's tables)", True
+    return str(name), False
+
+
 def _triggers(vendor: str) -> list[TriggerCheck]:
     expected = EXPECTED_TRIGGERS.get(vendor, [])
     found: dict[str, bool] = {}  # trigger name -> enabled
@@ -194,7 +258,8 @@ def _triggers(vendor: str) -> list[TriggerCheck]:
 
 def check_database_guards() -> GuardReport:
     """Which of the expected triggers exist and are enabled, and whether the database refuses
-    each probe. Changes nothing (every probe is rolled back)."""
+    each probe, as the role the app connects as (on PostgreSQL also what only the tables' owner may
+    do; ``role`` and a note name the role). Changes nothing (every probe is rolled back)."""
     vendor = connection.vendor
     probes = [_probe(name, sql) for name, sql in _PROBES]
     notes: list[str] = []
@@ -208,27 +273,77 @@ def check_database_guards() -> GuardReport:
         )
         with connection.cursor() as cursor:
             cursor.execute("SHOW session_replication_role")
-            role = cursor.fetchone()[0]
-        if role != "origin":
-            notes.append(f"session_replication_role is {role!r}: row triggers do not fire in this session")
-    else:
-        notes.append(
-            "SQLite has no deferred triggers: that every transaction's entries sum to zero is checked by "
-            "the posting service and by verify_ledger, not by the database."
-        )
+            replication_role = cursor.fetchone()[0]
+            role, owner_rights = _role(cursor)
+        if replication_role != "origin":
+            notes.append(
+                f"session_replication_role is {replication_role!r}: row triggers do not fire in this session"
+            )
+        role_probes = [_role_probe(name, sql, role) for name, sql in _ROLE_PROBES]
+        probes += role_probes
+        if owner_rights or any(p.outcome == "allowed" for p in role_probes):
+            notes.append(
+                f"Probed as role {role}, the role the app connects as: it may truncate the ledger or switch "
+                "its triggers off. Run the app as a least-privilege role (README, \"Least privilege on "
+                "PostgreSQL\"; manage.py db_roles)."
+            )
+        else:
+            notes.append(
+                f"Probed as role {role}, the role the app connects as: neither a superuser nor the tables' "
+                "owner."
+            )
+        return GuardReport(vendor=vendor, triggers=_triggers(vendor), probes=probes, notes=notes, role=role)
+    notes.append(
+        "SQLite has no deferred triggers: that every transaction's entries sum to zero is checked by "
+        "the posting service and by verify_ledger, not by the database."
+    )
+    notes.append(
+        "SQLite has no roles: whoever may write the database file may drop its triggers (production "
+        "runs on PostgreSQL as a least-privilege role)."
+    )
     return GuardReport(vendor=vendor, triggers=_triggers(vendor), probes=probes, notes=notes)
 
 
-_CHAIN_CODES = {"chain_gap", "chain_broken", "hash_mismatch", "head_missing", "head_mismatch"}
+_CHAIN_CODES = {
+    "chain_gap",
+    "chain_broken",
+    "hash_mismatch",
+    "head_missing",
+    "head_mismatch",
+    "unknown_key",
+    "hash_downgraded",
+    "unkeyed_row",
+}
 _SUM_CODES = {"too_few_entries", "zero_entry", "unbalanced", "ledger_not_zero", "reversal_mismatch"}
 _BALANCE_CODES = {"balance_mismatch", "negative_chips", "pot_not_cleared"}
+_ANCHOR_CODES = {
+    "anchor_malformed",
+    "anchor_unknown_key",
+    "anchor_signature_invalid",
+    "anchor_conflict",
+    "anchor_missing",
+    "anchor_mismatch",
+}
+_HAND_CODES = {
+    "hand_input_digest_mismatch",
+    "settlement_missing",
+    "settlement_mismatch",
+    "settlement_input_mismatch",
+    "settlement_unlinked",
+    "settlement_postings_malformed",
+    "fee_no_rate",
+    "fee_schedule_mismatch",
+    "fee_missing",
+    "fee_mismatch",
+}
 
 
-def summarize(ledger: LedgerReport, guards: GuardReport) -> list[CheckLine]:
-    """The four lines of the report, each OK or not, with the problem codes behind it."""
+def summarize(books: BooksReport, guards: GuardReport) -> list[CheckLine]:
+    """The lines of the report, each OK or not, with the problem codes behind it; the database's
+    guards last."""
 
     def line(name: str, codes: set[str], ok_text: str) -> CheckLine:
-        found = [p for p in ledger.problems if p.code in codes]
+        found = [p for p in books.problems if p.code in codes]
         detail = (
             ok_text
             if not found
@@ -240,6 +355,8 @@ def summarize(ledger: LedgerReport, guards: GuardReport) -> list[CheckLine]:
     allowed = [p.probe for p in guards.probes if p.outcome == "allowed"]
     missing = [t.trigger for t in guards.triggers if not (t.present and t.enabled)]
     guard_detail = f"{len(guards.triggers)} trigger(s) present; {refused} probe edit(s) refused"
+    if guards.role:
+        guard_detail += f" (as role {guards.role})"
     if missing:
         guard_detail = "missing or disabled: " + ", ".join(missing)
     if allowed:
@@ -248,29 +365,51 @@ def summarize(ledger: LedgerReport, guards: GuardReport) -> list[CheckLine]:
         line(
             "Every transaction's entries sum to zero (and all balances together)",
             _SUM_CODES,
-            f"{ledger.transactions} transaction(s), {ledger.entries} entries",
+            f"{books.ledger.transactions} transaction(s), {books.ledger.entries} entries",
         ),
-        line("Every balance equals the sum of its entries", _BALANCE_CODES, f"{ledger.accounts} account(s)"),
-        line("The hash chains verify", _CHAIN_CODES, f"{ledger.chains} chain(s)"),
+        line(
+            "Every balance equals the sum of its entries",
+            _BALANCE_CODES,
+            f"{books.ledger.accounts} account(s)",
+        ),
+        line("The hash chains verify", _CHAIN_CODES, f"{books.ledger.chains} chain(s)"),
+        line(
+            "The published chain heads still match (signed anchors)",
+            _ANCHOR_CODES,
+            f"{books.anchors} anchor(s), {books.anchored_heads} head(s)",
+        ),
+        line(
+            "Every settled hand agrees with its postings and every fee with its schedule",
+            _HAND_CODES,
+            f"{books.hands} hand(s)",
+        ),
         CheckLine(name="The database refuses edits", ok=guards.ok, detail=guard_detail),
     ]
 
 
+def sign_heads(books: BooksReport, *, context: str, at: dt.datetime) -> dict[str, Any]:
+    """The chain heads ``books`` read, as a signed anchor document (``ledger.anchors.sign``)."""
+    heads = (anchors.Head(chain, sequence, head_hash) for chain, (sequence, head_hash) in books.heads.items())
+    return anchors.sign(heads, context=context, at=at)
+
+
 def build_integrity_report() -> IntegrityReport:
-    """Verify the ledger and the database's guards now (read-only; see the module docstring)."""
+    """Verify the books and the database's guards now, and sign the chain heads seen (read-only;
+    see the module docstring)."""
     meta = make_meta("integrity", TITLE, None)
-    ledger = verify_ledger()
+    books = verify_books()
     guards = check_database_guards()
-    last = IntegrityCheck.objects.order_by("-started_at", "-pk").first()
+    last = IntegrityCheck.objects.filter(scope=IntegrityScope.LEDGER).order_by("-started_at", "-pk").first()
     return IntegrityReport(
         meta=meta,
-        ok=ledger.ok and guards.ok,
-        checks=summarize(ledger, guards),
-        ledger=ledger.as_dict(),
+        ok=books.ok and guards.ok,
+        checks=summarize(books, guards),
+        ledger=books.as_dict(),
         guards=guards,
         last_stored_check=LastCheck(
             check_id=last.pk, started_at=last.started_at, ok=last.ok, problems=len(last.problems)
         )
         if last
         else None,
+        anchors=sign_heads(books, context="integrity report", at=meta.generated_at),
     )

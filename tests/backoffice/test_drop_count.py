@@ -231,6 +231,7 @@ def test_a_count_within_the_threshold_needs_no_sign_off(
     assert not VarianceSignOff.objects.exists()
 
 
+@pytest.mark.tamper
 def test_records_are_append_only_in_the_database(floor_day: dict[str, Any], staff: dict[str, Any]) -> None:
     count = _count(floor_day["t61"], floor_day["day"], ShiftCode.DAY, 500, staff["counter"])
     sign_off = sign_off_variance(count=count, explanation="explained", by=staff["manager"])

@@ -1,5 +1,7 @@
-"""Exports: the CSV is deterministic and its sha256 is what every report page and PDF shows; PDFs
-are real PDFs; background exports are built on commit, safe to run twice, cover the whole period,
+"""Exports: one CSV per table of data (a zip when a report has several), dollar columns named as
+such, deterministic, and its sha256 is what every report page and PDF shows; PDFs laid out for
+reading (columns as wide as their widest word, totals per page and per report, the head and footer
+on every page); background exports are built on commit, safe to run twice, cover the whole period,
 and fail cleanly on bad parameters."""
 
 from __future__ import annotations
@@ -8,13 +10,17 @@ import csv
 import datetime as dt
 import io
 import re
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from backoffice import exports, tasks
+from backoffice import exports, pdf, tasks
 from backoffice.reports import hands as hands_report
 from backoffice.reports.collection import build_collection_report
 from backoffice.reports.common import ReportFilters
@@ -24,6 +30,9 @@ from tables.models import Player
 from tests.factories import ReportRoom, at_local, rpt_fee
 
 pytestmark = pytest.mark.django_db
+
+PDFTOPPM = shutil.which("pdftoppm")
+PDFTOTEXT = shutil.which("pdftotext")
 
 
 @pytest.fixture
@@ -35,59 +44,193 @@ def a_day(room: ReportRoom, a_past_day: dt.date) -> dt.date:
     return a_past_day
 
 
-def _sections(data: bytes) -> dict[str, list[list[str]]]:
-    rows = list(csv.reader(io.StringIO(data.decode())))
-    sections: dict[str, list[list[str]]] = {"head": []}
-    current = "head"
-    for row in rows:
-        if len(row) == 2 and row[0] == "section":
-            current = row[1]
-            sections[current] = []
-        elif row:
-            sections[current].append(row)
-    return sections
+def _zip(data: bytes) -> dict[str, list[dict[str, str]]]:
+    """Each CSV of an export zip as rows keyed by its header."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {
+            name: list(csv.DictReader(io.StringIO(archive.read(name).decode())))
+            for name in archive.namelist()
+        }
 
 
-def test_collection_csv_is_deterministic_and_carries_the_figures(a_day: dt.date) -> None:
+def test_collection_exports_one_csv_per_table_in_a_deterministic_zip(a_day: dt.date) -> None:
     filters = ReportFilters(date_from=a_day, date_to=a_day)
-    first, second = (
-        exports.to_csv(build_collection_report(filters)),
-        exports.to_csv(build_collection_report(filters)),
-    )
+    first, content_type, extension = exports.export_file(build_collection_report(filters))
+    second, _, _ = exports.export_file(build_collection_report(filters))
     assert first == second
-    sections = _sections(first)
-    assert sections["head"][0] == ["report", "Collection report"]
-    assert sections["head"][1] == ["filters", f"{a_day}, all shifts, all tables"]
-    header, *rows = sections["By table, game, stakes and schedule"]
-    row = dict(zip(header, rows[0], strict=True))
+    assert (content_type, extension) == ("application/zip", "zip")
+    files = _zip(first)
+    assert list(files) == [
+        "report.csv",
+        "by-table-game-stakes-and-schedule.csv",
+        "totals.csv",
+        "by-shift.csv",
+        "fee-waivers.csv",
+        "flags.csv",
+        "net-fees-by-hour-of-the-hand-s-start.csv",
+    ]
+    index = {row["field"]: row for row in files["report.csv"] if row["field"] != "file"}
+    assert index["report"]["value"] == "Collection report"
+    assert index["filters"]["value"] == f"{a_day}, all shifts, all tables"
+    (row,) = files["by-table-game-stakes-and-schedule.csv"]
     assert (row["table"], row["hands"], row["players"]) == ("81", "5", "15")
-    assert int(row["fees_due_cents"]) == int(row["fees_collected_cents"]) == 5 * rpt_fee(3)
-    assert int(row["unexplained_cents"]) == 0
+    # Money columns are named in dollars and hold plain decimal numbers.
+    assert not any(name.endswith("_cents") for name in row)
+    assert row["fees_due_dollars"] == row["fees_collected_dollars"] == f"{5 * rpt_fee(3) // 100}.00"
+    assert row["unexplained_dollars"] == "0.00"
+    # A report of one table is that one CSV.
+    data, content_type, extension = exports.render_file(
+        exports.build_report("journal", {"date_from": a_day.isoformat()}), "csv"
+    )
+    assert (content_type, extension) == ("text/csv; charset=utf-8", "csv")
+    header = next(csv.reader(io.StringIO(data.decode())))
+    assert header[:3] == ["transaction_id", "at", "kind"]
+    assert "amount_dollars" in header
 
 
-def test_the_page_shows_the_sha256_of_its_csv(a_day: dt.date, staff: dict[str, Any]) -> None:
+def test_the_frozen_single_file_form_keeps_every_table_under_its_section_row(a_day: dt.date) -> None:
+    text = exports.to_csv(build_collection_report(ReportFilters(date_from=a_day, date_to=a_day))).decode()
+    assert text.startswith("report,Collection report\r\n")
+    assert "\r\nsection,Fee waivers\r\n" in text
+
+
+def test_the_page_shows_the_sha256_of_its_export(a_day: dt.date, staff: dict[str, Any]) -> None:
     client = Client()
     client.force_login(staff["auditor"])
     params = {"date_from": a_day.isoformat(), "date_to": a_day.isoformat()}
     page = client.get(reverse("reports:collection"), params).content.decode()
     download = client.get(reverse("reports:collection"), {**params, "format": "csv"})
+    assert download["Content-Type"] == "application/zip"
+    assert download["Content-Disposition"] == f'attachment; filename="collection-{a_day}.zip"'
     digest = sha256_hex(download.content)
     assert download["X-Content-SHA256"] == digest
     assert digest in page
     assert "casino 0.1.0" in page  # the software version
     assert re.search(r"<svg[^>]*>.*Net fees by hour", page, re.S)  # the inline charts
-    pdf = client.get(reverse("reports:collection"), {**params, "format": "pdf"})
-    assert pdf.content.startswith(b"%PDF-")
-    assert pdf["Content-Type"] == "application/pdf"
-    assert pdf["X-Content-SHA256"] == sha256_hex(pdf.content)
+    printed = client.get(reverse("reports:collection"), {**params, "format": "pdf"})
+    assert printed.content.startswith(b"%PDF-")
+    assert printed["Content-Type"] == "application/pdf"
+    assert printed["X-Content-SHA256"] == sha256_hex(printed.content)
 
 
-def test_pdf_names_the_csv_digest(a_day: dt.date) -> None:
+def _pdf_text(data: bytes, tmp_path: Path) -> list[str]:
+    """The text of each page (pdftotext, poppler-utils)."""
+    if PDFTOTEXT is None:
+        pytest.skip("pdftotext is not installed (Debian: apt-get install poppler-utils)")
+    source = tmp_path / "report.pdf"
+    source.write_bytes(data)
+    out = subprocess.run(
+        [PDFTOTEXT, "-layout", str(source), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    return out.split("\f")[:-1]
+
+
+def test_pdf_prints_the_head_and_the_export_digest_on_every_page(a_day: dt.date, tmp_path: Path) -> None:
     report = build_collection_report(ReportFilters(date_from=a_day, date_to=a_day))
-    digest = sha256_hex(exports.to_csv(report))
-    pdf = exports.to_pdf(report, csv_sha256=digest)
-    assert pdf.startswith(b"%PDF-")
-    assert len(pdf) > 1000
+    digest = sha256_hex(exports.export_file(report)[0])
+    pages = _pdf_text(exports.to_pdf(report, csv_sha256=digest), tmp_path)
+    assert "Collection report" in pages[0]
+    for number, text in enumerate(pages, start=1):
+        assert f"SHA-256 of the CSV export of this report: {digest}" in text
+        assert f"page {number}" in text
+        assert report.meta.software_version in text
+
+
+def _money_table(rows: int, name: str = "Okafor") -> pdf.PdfTable:
+    return pdf.PdfTable(
+        title="Postings",
+        headers=["line", "player", "memo", "amount ($)"],
+        cells=[
+            [str(n), f"Chinedu {name}", "a memo long enough to wrap onto a second line " * 2, "$1.25"]
+            for n in range(rows)
+        ],
+        numbers=[[None, None, None, 125] for _ in range(rows)],
+        money=[False, False, False, True],
+        totals=[False, False, False, True],
+    )
+
+
+def test_pdf_totals_per_page_add_up_to_the_report_total(tmp_path: Path) -> None:
+    table = _money_table(180)
+    head = pdf.PdfHead(
+        title="Test", filters="a period", made="2030-01-02 03:04:05", software="casino", sha256="0" * 64
+    )
+    data, problems = pdf.build_pdf(head, [table])
+    assert problems == []
+    pages = _pdf_text(data, tmp_path)
+    assert len(pages) > 2
+    page_totals = []
+    for text in pages:
+        found = re.findall(r"Page totals, Postings: amount \(\$\) \$([0-9,.]+)", text)
+        assert len(found) == 1, text[-400:]
+        page_totals.append(round(float(found[0].replace(",", "")) * 100))
+    assert sum(page_totals) == 180 * 125
+    assert "Report total" in pages[-1]
+    assert "$225" in pages[-1]  # 180 x $1.25
+
+
+def test_pdf_never_breaks_a_word_or_a_number(tmp_path: Path) -> None:
+    # A column of short words beside long ones: the widths come from the text, so "Okafor" and
+    # "28400" stay whole however narrow their column becomes.
+    table = pdf.PdfTable(
+        title="Narrow",
+        headers=["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"],
+        cells=[["Okafor", "28400", *(["word " * 30] * 8)]],
+        numbers=[[None] * 10],
+        money=[False] * 10,
+        totals=[False] * 10,
+    )
+    layout = pdf.choose_layout([table])
+    assert pdf.layout_problems([table], layout) == []
+    inner = layout.tables[0].widths[0] - 2 * pdf.PAD
+    assert pdf.widest_word("Okafor", layout.tables[0].size) <= inner
+    head = pdf.PdfHead(title="Test", filters="", made="", software="casino", sha256="")
+    data, _ = pdf.build_pdf(head, [table])
+    text = _pdf_text(data, tmp_path)[0]
+    assert re.search(r"\bOkafor\b", text)
+    assert re.search(r"\b28400\b", text)
+    # A word wider than any page is the one thing ever broken, and it is named.
+    too_wide = dataclasses_replace(table, cells=[["x" * 400, *table.cells[0][1:]]])
+    assert pdf.layout_problems([too_wide], pdf.choose_layout([too_wide]))
+
+
+def dataclasses_replace(table: pdf.PdfTable, **changes: Any) -> pdf.PdfTable:
+    import dataclasses
+
+    return dataclasses.replace(table, **changes)
+
+
+@pytest.mark.skipif(
+    PDFTOPPM is None, reason="pdftoppm is not installed (Debian: apt-get install poppler-utils)"
+)
+@pytest.mark.parametrize("kind", ["collection", "hand_history", "journal"])
+def test_a_pdf_page_renders_to_a_png_of_the_page_size(a_day: dt.date, tmp_path: Path, kind: str) -> None:
+    from PIL import Image
+
+    report = exports.build_report(kind, {"date_from": a_day.isoformat()}, full=True)
+    data, _ = exports.render(report, "pdf")
+    source = tmp_path / "report.pdf"
+    source.write_bytes(data)
+    assert PDFTOPPM is not None
+    subprocess.run(
+        [PDFTOPPM, "-png", "-r", "60", "-f", "1", "-l", "1", str(source), str(tmp_path / "page")], check=True
+    )
+    (png,) = tmp_path.glob("page*.png")
+    parts = exports.pdf_parts(report)
+    tables = [
+        *parts["tables"],
+        *([parts["block_table"]] if "block_table" in parts else []),
+        *parts.get("closing", []),
+    ]
+    width, height = pdf.choose_layout(tables, wide="blocks" in parts).page
+    with Image.open(png) as image:
+        # Letter at 60 dpi: 8.5 x 11 in, on its side when the report is wide.
+        assert image.size == (round(width / 72 * 60), round(height / 72 * 60))
+        assert image.size in {(510, 660), (660, 510)}
+        # Not a blank page: the report's text is drawn on it.
+        assert image.convert("L").getextrema()[0] < 100
+    if kind == "hand_history":
+        assert image.size == (660, 510)  # a hand's block is wide: landscape
 
 
 def test_background_export_on_commit(
@@ -108,13 +251,17 @@ def test_background_export_on_commit(
     assert response.status_code == 302
     export = ReportExport.objects.get()
     assert (export.status, export.requested_by) == (ExportStatus.DONE, staff["auditor"])
+    assert export.filename == f"collection-{a_day}-{a_day}.zip".replace(f"-{a_day}-{a_day}", f"-{a_day}")
     data = bytes(export.content)
     assert export.sha256 == sha256_hex(data)
     assert export.size == len(data)
-    expected = exports.to_csv(build_collection_report(ReportFilters(date_from=a_day, date_to=a_day)))
+    expected, _, _ = exports.export_file(
+        build_collection_report(ReportFilters(date_from=a_day, date_to=a_day))
+    )
     assert data == expected
     download = client.get(reverse("reports:export-download", args=[export.pk]))
     assert download.content == data
+    assert download["Content-Type"] == "application/zip"
     assert download["X-Content-SHA256"] == export.sha256
     # Running the job again changes nothing.
     assert tasks.build_export.delay(export.pk).get() == export.pk
@@ -131,9 +278,13 @@ def test_full_period_export_of_a_paged_report(
     )
     exports.build_export(export.pk)
     export.refresh_from_db()
-    header, *rows = _sections(bytes(export.content))["Hands"]
-    assert len(rows) == 5
-    assert [row[header.index("hand")] for row in rows] == ["1", "2", "3", "4", "5"]
+    files = _zip(bytes(export.content))
+    assert [row["hand"] for row in files["hands.csv"]] == ["1", "2", "3", "4", "5"]
+    assert len(files["players-dealt-in.csv"]) == 15
+    assert {row["fee_paid_dollars"] for row in files["players-dealt-in.csv"]} == {
+        "0.00",
+        f"{rpt_fee(3) // 100}.00",
+    }
 
 
 def test_bad_parameters(a_day: dt.date, staff: dict[str, Any]) -> None:
@@ -161,15 +312,27 @@ def test_bad_parameters(a_day: dt.date, staff: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("kind", [kind.value for kind in ReportKind])
-def test_every_report_exports_to_csv_and_pdf(a_day: dt.date, kind: str) -> None:
+def test_every_report_exports_to_csv_and_pdf_with_every_cell_fitting(a_day: dt.date, kind: str) -> None:
     ann = Player.objects.get(name="Ann")
     params = {"date_from": a_day.isoformat(), "date_to": a_day.isoformat(), "player": str(ann.pk)}
     report = exports.build_report(kind, params, full=True)
-    data, content_type = exports.render(report, "csv")
-    assert content_type.startswith("text/csv")
-    assert data.startswith(b"report,")
-    pdf, content_type = exports.render(report, "pdf")
-    assert (pdf[:5], content_type) == (b"%PDF-", "application/pdf")
+    data, content_type, extension = exports.render_file(report, "csv")
+    if extension == "zip":
+        files = _zip(data)
+        assert "report.csv" in files
+    else:
+        assert content_type.startswith("text/csv")
+        assert data.split(b"\r\n", 1)[0]
+    printed, content_type = exports.render(report, "pdf")
+    assert (printed[:5], content_type) == (b"%PDF-", "application/pdf")
+    # The layout's check: every word of every cell fits its column (nothing broken inside a word).
+    parts = exports.pdf_parts(report)
+    tables = [
+        *parts["tables"],
+        *([parts["block_table"]] if "block_table" in parts else []),
+        *parts.get("closing", []),
+    ]
+    assert pdf.layout_problems(tables, pdf.choose_layout(tables, wide="blocks" in parts)) == []
 
 
 @pytest.mark.parametrize(
@@ -182,6 +345,7 @@ def test_every_report_exports_to_csv_and_pdf(a_day: dt.date, kind: str) -> None:
         ("\tdata", "'\tdata"),
         ("\rdata", "'\rdata"),
         ("-$1.50", "-$1.50"),  # an amount as the reports write it stays a number
+        ("-1.50", "-1.50"),
         ("-3", "-3"),
         ("Kai Wong", "Kai Wong"),
         (-150, -150),
@@ -202,7 +366,12 @@ def test_a_player_named_like_a_formula_is_text_in_the_statement_csv(
     client.force_login(staff["auditor"])
     response = client.get(reverse("reports:statement", args=[player.pk]), {"format": "csv"})
     assert response.status_code == 200
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
-    cells = [cell for row in rows for cell in row]
+    with zipfile.ZipFile(io.BytesIO(response.content)) as archive:
+        cells = [
+            cell
+            for name in archive.namelist()
+            for row in csv.reader(io.StringIO(archive.read(name).decode()))
+            for cell in row
+        ]
     assert '\'=HYPERLINK("http://x","y")' in cells
     assert not any(cell.startswith("=") for cell in cells)

@@ -12,11 +12,13 @@ from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
 from django.utils import timezone
 
-from backoffice.reports.changes import build_change_log, describe_change
+from backoffice.reports.changes import Names, build_change_log, describe_change, rate_changes
 from backoffice.reports.common import ReportFilters
 from ledger.models import AuthChange, AuthChangeAction
 from ledger.shifts import room_zone
 from tables import services as floor_services
+from tables.history import snapshot
+from tables.models import CollectionRate, Game, Stakes
 from tests.factories import ReportRoom
 
 pytestmark = pytest.mark.django_db
@@ -33,8 +35,8 @@ def test_floor_changes_name_who_what_and_why(room: ReportRoom, staff: dict[str, 
     log = build_change_log(_today())
     closed = next(line for line in log.lines if line.action == "Closed")
     assert (closed.source, closed.who, closed.reason) == ("floor", "floor", "end of the night")
-    assert closed.subject == "table Table 121"
-    assert "status: open -> closed" in closed.what
+    assert closed.subject == "Table 121"
+    assert closed.items == ["Status: open -> closed"]
     created = next(line for line in log.lines if line.action == "Created" and "Table 121" in line.subject)
     assert created.who == "system"
     # Newest first.
@@ -92,14 +94,78 @@ def test_admin_log_entries_name_the_admin(staff: dict[str, Any]) -> None:
         change_message='[{"changed": {"fields": ["Groups"]}}]',
     )
     line = next(line for line in build_change_log(_today()).lines if line.source == "admin")
-    assert (line.who, line.action, line.subject) == ("boss", "changed", "user dealer")
+    assert (line.who, line.action, line.subject) == ("boss", "changed", "User dealer")
     assert "Groups" in line.what
 
 
-def test_describe_change() -> None:
-    assert describe_change({"a": 1, "b": 2}, {"a": 1, "b": 3}) == "b: 2 -> 3"
-    assert describe_change(None, {"id": 1, "name": "x"}) == "created: name=x"
-    assert describe_change({"a": 1}, None) == "deleted"
+def test_describe_change_in_words(db: None) -> None:
+    names = Names()
+    assert describe_change({"a": 1, "b": 2}, {"a": 1, "b": 3}, names=names) == ["B: 2 -> 3"]
+    # Ids and times are not shown; ids are named, cents are dollars, choices are their labels.
+    holdem, omaha = Game.objects.get(slug="holdem"), Game.objects.get(slug="omaha")
+    four, six = Stakes.objects.get(code="limit-4-8"), Stakes.objects.get(code="limit-6-12")
+    before = {"id": 7, "game_id": holdem.pk, "stakes_id": four.pk, "chip_unit_cents": 100, "created_at": "x"}
+    after = {"id": 7, "game_id": omaha.pk, "stakes_id": six.pk, "chip_unit_cents": 50, "created_at": "y"}
+    assert describe_change(before, after, names=names) == [
+        f"Game: {holdem.name} -> {omaha.name}",
+        "Stakes: $4-$8 limit -> $6-$12 limit",
+        "Chip: $1 -> $0.50",
+    ]
+    assert describe_change(None, {"id": 1, "name": "x", "is_active": True}, names=names) == [
+        "Name x",
+        "Active yes",
+    ]
+    assert describe_change({"a": 1}, None, names=names) == ["Deleted"]
+
+
+def test_a_schedule_revision_shows_only_the_fees_that_changed(
+    room: ReportRoom, staff: dict[str, Any]
+) -> None:
+    schedule = room.limit_schedule("RPT-REV")
+    rates = [
+        {k: v for k, v in snapshot(rate).items() if k not in {"id", "version_id"}}
+        for rate in schedule.versions.get().rates.order_by("pk")
+    ]
+    rates[0]["fee_cents"] = 200  # 1-4 players: $1 -> $2; the others stay
+    rates.append({**rates[2], "small_bet_cents": 600, "big_bet_cents": 1200, "fee_cents": 400})
+    floor_services.revise_schedule(schedule=schedule, rates=rates, by=staff["floor"], reason="new year")
+    line = next(line for line in build_change_log(_today()).lines if line.action == "New schedule version")
+    assert (line.who, line.reason, line.subject) == (
+        "floor",
+        "new year",
+        "Collection schedule RPT-REV: Report tests",
+    )
+    head, *changes = line.items
+    assert head.startswith("Version 2 in force from ")
+    assert head.endswith("(follows version 1)")
+    assert changes == [
+        "Fee $4-$8, 1-4 players: $1 from the button -> $2 from the button",
+        "Rate added: $6-$12, 7-10 players: $4 from the button",
+    ]
+    # No raw dump: no ids, no Python values, no list of every rate.
+    for raw in ("_id", "None", "rates:", "'structure'"):
+        assert raw not in line.what
+
+
+def test_rate_changes_lists_changed_added_and_removed_rows(db: None) -> None:
+    def rate(small: int, low: int, high: int, fee: int) -> CollectionRate:
+        return CollectionRate(
+            structure="limit",
+            small_bet_cents=small,
+            big_bet_cents=2 * small,
+            players_min=low,
+            players_max=high,
+            payer="button",
+            fee_cents=fee,
+        )
+
+    old = [rate(400, 1, 4, 100), rate(400, 5, 10, 200), rate(300, 1, 10, 100)]
+    new = [rate(400, 1, 4, 100), rate(400, 5, 10, 250), rate(600, 1, 10, 300)]
+    assert [(c.kind, c.limits, c.players, c.old, c.new) for c in rate_changes(old, new)] == [
+        ("changed", "$4-$8", "5-10", "$2 from the button", "$2.50 from the button"),
+        ("added", "$6-$12", "1-10", "", "$3 from the button"),
+        ("removed", "$3-$6", "1-10", "$1 from the button", ""),
+    ]
 
 
 def test_records_are_never_deleted(db: None) -> None:

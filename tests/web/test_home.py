@@ -8,6 +8,7 @@ from typing import Any
 
 from django.test import Client
 
+from tables import services as floor_services
 from tables.models import Player, Table
 
 
@@ -48,8 +49,9 @@ def test_floor_overview_counts_this_shifts_hands_and_fees_and_flags_a_failed_che
             by=users["floor"],
             idempotency_key=f"overview-{seat}",
         )
+    floor_services.clock_in(table=table, dealer=users["dealer"], by=users["floor"])
     first = hand_flow.start_hand(table=table, by=users["dealer"])
-    hand_flow.misdeal(hand=first, reason="exposed card", by=users["dealer"])  # fees returned
+    hand_flow.misdeal(hand=first, reason_code="exposed_up", by=users["dealer"])  # fees returned
     hand_flow.start_hand(table=table, by=users["dealer"])
 
     page = logged_in(users["floor"]).get("/")

@@ -28,6 +28,7 @@ PAGES = [
     ("reports:integrity", {}),
     ("reports:drops", {}),
     ("reports:changes", {}),
+    ("reports:downs", {}),
     ("reports:shifts", {}),
     ("reports:exports", {}),
 ]
@@ -38,6 +39,7 @@ API = [
     "/api/ledger/reports/integrity/",
     "/api/ledger/reports/drop-variance/",
     "/api/ledger/reports/config-changes/",
+    "/api/ledger/reports/dealer-downs/",
     "/api/ledger/exports/",
     "/api/ledger/drop-counts/",
     "/api/ledger/fee-waivers/",

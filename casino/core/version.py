@@ -11,7 +11,7 @@ import os
 import tomllib
 from pathlib import Path
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parent.parent.parent  # casino/core/version.py -> the checkout
 
 
 @functools.cache
