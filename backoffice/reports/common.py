@@ -32,8 +32,8 @@ from django.db.models.functions import ExtractHour, TruncDate
 from django.db.models.lookups import GreaterThanOrEqual, LessThan
 from django.utils import timezone
 
-from casino.core.version import software_version
 from casino.core.errors import DomainError
+from casino.core.version import software_version
 from casino.core.versions import CHRONOLOGICAL_ORDERING, periods, version_in_force
 from ledger.hashing import canonical_json, sha256_hex
 from ledger.shifts import SHIFT_STARTS, Shift, ShiftCode, local_midnight, room_zone, shift_hours
