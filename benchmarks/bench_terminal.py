@@ -88,55 +88,10 @@ class TableSetup:
 
 
 def set_up_floor(tables: int) -> list[TableSetup]:
-    """Tables with players bought in, each with its own dealer clocked in (a session each)."""
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-    from django.contrib.auth.models import Group
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.middleware.csrf import _get_new_csrf_string
-
-    from handflow import services as hand_flow
-    from tables import services
-    from tables.house_data import load_house_data
-    from tables.models import CollectionSchedule, Game, Stakes
-    from tables.roles import DEALER, sync_roles
-
-    load_house_data()
-    sync_roles()
-    setups = []
-    for number in range(1, tables + 1):
-        chinese = number % 5 == 0
-        game, stakes, schedule = (
-            ("chinese-poker", "points-1", "CP2") if chinese else ("holdem", "nl-100-nomax", "A")
-        )
-        table = services.create_table(
-            number=number,
-            game=Game.objects.get(slug=game),
-            stakes=Stakes.objects.get(code=stakes),
-            collection_schedule=CollectionSchedule.objects.get(code=schedule),
-            by=None,
-        )
-        services.open_table(table=table, by=None)
-        for seat in [1, 2, 3, 4] if chinese else [1, 2, 3, 4, 5, 6]:
-            hand_flow.buy_in(
-                table=table,
-                player=services.create_player(name=f"T{number} S{seat}"),
-                amount_cents=1_000_000,
-                seat_number=seat,
-                by=None,
-                idempotency_key=f"bench-terminal-{number}-{seat}",
-            )
-        dealer = get_user_model().objects.create_user(username=f"dealer-{number}", password=uuid.uuid4().hex)
-        dealer.groups.add(Group.objects.get(name=DEALER))
-        services.clock_in(table=table, dealer=dealer, by=dealer)
-        session = SessionStore()
-        session[SESSION_KEY] = str(dealer.pk)
-        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-        session[HASH_SESSION_KEY] = dealer.get_session_auth_hash()
-        session.create()
-        assert session.session_key is not None
-        setups.append(TableSetup(number, game, session.session_key, _get_new_csrf_string()))
-    return setups
+    """The hand API benchmark's floor: tables with players bought in, each with its own dealer
+    clocked in there and that dealer's session."""
+    setups, _first, csrf = bench_hand_api.set_up_floor(tables)
+    return [TableSetup(setup.number, setup.game, setup.session, csrf) for setup in setups]
 
 
 @dataclass
