@@ -229,40 +229,6 @@ def add_readings(variants: int, *, verbose: bool = False) -> dict[str, Any]:
     return {"results": results, "entries": entries, "size": size, "seconds": time.perf_counter() - t0}
 
 
-def prepare_builder() -> None:
-    """What the reports benchmark's builder meets on today's floor: columns added since it was
-    written (a hand's joker, its misdeal code, a row's key id) are NOT NULL with a default in Django
-    only, and its INSERTs leave them out, so the scratch database gets the same defaults (blank
-    text, false); the house data's first
-    schedule versions are in force from when they were loaded (now), and the builder's year is the
-    year before, so the room is taken to have loaded them before it; its mid-year revision charges
-    50 cents more, which a table takes only in 50-cent chips (fees are whole chips of the table),
-    so its tables are made with 50-cent chips."""
-    import datetime as dt
-    import functools
-
-    from django.db import connection
-
-    from tables import services
-    from tables.models import CollectionScheduleVersion
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT table_name, column_name, data_type FROM information_schema.columns "
-            "WHERE table_schema = 'public' AND table_name = ANY(%s) AND is_nullable = 'NO' "
-            "AND column_default IS NULL AND data_type IN ('text', 'character varying', 'boolean')",
-            [[*bench_reports.BULK_TABLES, "ledger_account"]],
-        )
-        for table, column, data_type in cursor.fetchall():
-            default = "false" if data_type == "boolean" else "''"
-            cursor.execute(f'ALTER TABLE "{table}" ALTER COLUMN "{column}" SET DEFAULT {default}')
-    loaded = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
-    CollectionScheduleVersion.objects.filter(number=1, effective_from__gt=loaded).update(
-        effective_from=loaded
-    )
-    services.create_table = functools.partial(services.create_table, chip_unit_cents=50)
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class Measured:
     outcome: Any
@@ -356,7 +322,6 @@ def main() -> None:
     bench_reports.setup_django(args.db)
     try:
         if not args.reuse:
-            prepare_builder()
             counts = bench_reports.generate(args.hands, args.tables, verbose=args.verbose)
             print(
                 f"generated {counts['hands']:,} hands, {counts['transactions']:,} transactions, "

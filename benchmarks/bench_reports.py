@@ -62,7 +62,8 @@ def create_database(db: str) -> None:
     _admin(f'DROP DATABASE IF EXISTS "{db}"')
     _admin(f'CREATE DATABASE "{db}"')
     _manage(db, "migrate", "--noinput")
-    _manage(db, "load_house_data")
+    # The year of hands is last year: the room had its schedules before it (a back-dated load).
+    _manage(db, "load_house_data", "--effective-from", "2000-01-01T00:00:00+00:00")
 
 
 def setup_django(db: str) -> None:
@@ -109,6 +110,8 @@ def floor(tables: int, year_start: Any) -> dict[str, Any]:
             stakes=Stakes.objects.get(code=STAKES[number % len(STAKES)]),
             collection_schedule=schedule,
             seat_count=SEATS,
+            # The mid-year revision charges 50 cents more: fees are whole chips of the table.
+            chip_unit_cents=50,
             by=None,
         )
         services.open_table(table=table, by=None)
@@ -145,6 +148,24 @@ def fee_table(cursor: Any, setup: dict[str, Any]) -> None:
 BULK_TABLES = ["tables_hand", "tables_handplayer", "ledger_journaltransaction", "ledger_entry"]
 
 
+def default_unlisted_columns() -> None:
+    """The bulk INSERTs name the columns the reports read; the NOT NULL text and boolean columns
+    added since (a hand's misdeal code, a seat's sweep declaration, a row's key id) have their
+    default in Django only, so the scratch database gets the same defaults (blank, false)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT table_name, column_name, data_type FROM information_schema.columns "
+            "WHERE table_schema = 'public' AND table_name = ANY(%s) AND is_nullable = 'NO' "
+            "AND column_default IS NULL AND data_type IN ('text', 'character varying', 'boolean')",
+            [[*BULK_TABLES, "ledger_account"]],
+        )
+        for table, column, data_type in cursor.fetchall():
+            default = "false" if data_type == "boolean" else "''"
+            cursor.execute(f'ALTER TABLE "{table}" ALTER COLUMN "{column}" SET DEFAULT {default}')
+
+
 def strip_indexes(cursor: Any) -> list[str]:
     """Drop the unique constraints and secondary indexes of the bulk-loaded tables (primary keys
     stay) and return the statements that put them back exactly: building an index once over the
@@ -176,6 +197,7 @@ def generate(hands: int, tables: int, *, verbose: bool = False) -> dict[str, Any
     from django.conf import settings
     from django.db import connection, transaction
 
+    default_unlisted_columns()
     zone = settings.TIME_ZONE
     year_start = dt.datetime(dt.date.today().year - 1, 1, 1, tzinfo=dt.UTC)
     t0 = time.perf_counter()
