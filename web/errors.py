@@ -84,4 +84,3 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     if request.path.startswith("/api/"):
         return JsonResponse({"code": "not_found", "detail": "No such resource."}, status=404)
     return page_not_found(request, exception or Exception("not found"))
-

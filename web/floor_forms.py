@@ -44,9 +44,7 @@ def dollars_to_cents(text: str, what: str, field: str = "") -> int:
     ``field``: the input the text came from (carried by the error)."""
     match = _DOLLARS.match(text.strip().replace(",", ""))
     if match is None:
-        raise PageInputError(
-            f"{what}: {text!r} is not an amount in dollars (e.g. 25 or 12.50).", field=field
-        )
+        raise PageInputError(f"{what}: {text!r} is not an amount in dollars (e.g. 25 or 12.50).", field=field)
     whole, part = match.groups()
     return int(whole) * 100 + int((part or "0").ljust(2, "0"))
 

@@ -284,8 +284,8 @@ def check_database_guards() -> GuardReport:
         if owner_rights or any(p.outcome == "allowed" for p in role_probes):
             notes.append(
                 f"Probed as role {role}, the role the app connects as: it may truncate the ledger or switch "
-                "its triggers off. Run the app as a least-privilege role (README, \"Least privilege on "
-                "PostgreSQL\"; manage.py db_roles)."
+                'its triggers off. Run the app as a least-privilege role (README, "Least privilege on '
+                'PostgreSQL"; manage.py db_roles).'
             )
         else:
             notes.append(

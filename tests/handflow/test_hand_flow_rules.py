@@ -571,9 +571,7 @@ class TestChinesePokerCardCount:
     }  # fmt: skip
 
     @pytest.fixture
-    def dealt(
-        self, make_table: MakeTable, seat_players: SeatPlayers
-    ) -> tuple[Table, Hand, list[Player]]:
+    def dealt(self, make_table: MakeTable, seat_players: SeatPlayers) -> tuple[Table, Hand, list[Player]]:
         table = make_table(game="chinese-poker", stakes="points-5", schedule="CP1")
         players = seat_players(table, [1, 2])
         for player in players:

@@ -176,4 +176,3 @@ def test_hypothesis_page_number_fields_never_fail(users: dict[str, Any], dealt: 
         (manage, {"action": "move", "token": "i", "seating": value, "to_seat": value}),
     ]:  # fmt: skip
         assert floor.post(url, data).status_code < 500, (url, data)
-
