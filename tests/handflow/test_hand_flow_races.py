@@ -91,6 +91,7 @@ def test_the_same_settlement_from_two_terminals_posts_once(table: Table, round_:
 
 def test_the_same_confirmation_through_the_api_twice_at_once(table: Table, users: dict[str, Any]) -> None:
     hand = read_hand(table)
+    floor_services.clock_in(table=table, dealer=users["dealer"], by=users["dealer"])
 
     def confirm(key: str) -> int:
         client = APIClient()
