@@ -457,6 +457,30 @@ class Terminal:
             self.stats.settled += 1
 
 
+def stop_servers(pids: Iterable[int]) -> None:
+    """Stop the forked server workers and wait for each."""
+    pids = list(pids)
+    for pid in pids:
+        os.kill(pid, signal.SIGTERM)
+    for pid in pids:
+        os.waitpid(pid, 0)
+
+
+def check_books() -> tuple[Any, int, int]:
+    """After a run: ``verify_ledger()``'s report, the hands settled and the hands left in progress
+    (then every connection is closed, so the scratch database can be dropped)."""
+    from django.db import connections
+
+    from ledger.verification import verify_ledger
+    from tables.models import Hand, HandStatus
+
+    report = verify_ledger()
+    settled = Hand.objects.filter(status=HandStatus.SETTLED).count()
+    in_progress = Hand.objects.filter(status__in=HandStatus.in_progress()).count()
+    connections.close_all()
+    return report, settled, in_progress
+
+
 def run_terminals(
     port: int,
     session: str,
@@ -585,20 +609,9 @@ def main(argv: list[str]) -> int:
         if floor is not None:
             problems += floor_warm.errors + floor.errors
     finally:
-        for pid in pids:
-            os.kill(pid, signal.SIGTERM)
-        for pid in pids:
-            os.waitpid(pid, 0)
+        stop_servers(pids)
 
-    from django.db import connections
-
-    from ledger.verification import verify_ledger
-    from tables.models import Hand, HandStatus
-
-    report = verify_ledger()
-    settled_in_db = Hand.objects.filter(status=HandStatus.SETTLED).count()
-    in_progress = Hand.objects.filter(status__in=HandStatus.in_progress()).count()
-    connections.close_all()
+    report, settled_in_db, in_progress = check_books()
     tps = pgbench_tps(args.pg, clients=10, seconds=args.pgbench_seconds)
     if not args.keep:
         drop(args.pg, BENCH_DB)

@@ -40,7 +40,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -61,6 +60,7 @@ import bench_hand_api  # noqa: E402
 from bench_hand_api import (  # noqa: E402
     DECK,
     RANK,
+    check_books,
     cpu_seconds,
     drop,
     machine_cpu,
@@ -68,6 +68,7 @@ from bench_hand_api import (  # noqa: E402
     pgbench_tps,
     recreate,
     serve_forked,
+    stop_servers,
 )
 
 TARGET_P95_MS = 150.0
@@ -332,20 +333,9 @@ def main(argv: list[str]) -> int:
         server_cpu, db_cpu = cpu_seconds(pids) - before[0], cpu_seconds(backends) - before[1]
         busy = 1 - (idle_now - idle) / max(total_now - total, 1)
     finally:
-        for pid in pids:
-            os.kill(pid, signal.SIGTERM)
-        for pid in pids:
-            os.waitpid(pid, 0)
+        stop_servers(pids)
 
-    from django.db import connections
-
-    from ledger.verification import verify_ledger
-    from tables.models import Hand, HandStatus
-
-    report = verify_ledger()
-    settled = Hand.objects.filter(status=HandStatus.SETTLED).count()
-    in_progress = Hand.objects.filter(status__in=HandStatus.in_progress()).count()
-    connections.close_all()
+    report, settled, in_progress = check_books()
     if args.db == "postgres":
         drop(args.pg, args.pg_db)
     shutil.rmtree(scratch, ignore_errors=True)
