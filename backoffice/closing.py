@@ -1,7 +1,8 @@
 """Closing shifts and storing integrity checks: the services behind the Celery jobs (and the pages).
 
 * ``close_shift``: freeze a shift's collection report (all tables) with its checksums and the
-  ledger's chain heads, signed (``ledger.anchors``), as a ``ShiftClose``; closing a shift twice
+  ledger's chain heads, signed (``ledger.anchors``), as a ``ShiftClose`` whose sealed record is the
+  report's CSV export (a zip of one CSV per table, the anchor two of them); closing a shift twice
   returns the first close (``was_replayed``).
 * ``close_ended_shifts``: close every shift that has ended and isn't closed yet, from the last
   close (or the first hand) on; the periodic job.
@@ -24,7 +25,7 @@ from django.db.models import Max, Min
 from django.utils import timezone
 
 from backoffice.audit import verify_books
-from backoffice.exports import anchor_sections, with_export_sha
+from backoffice.exports import anchor_sections, with_download_sha
 from backoffice.reports.collection import CollectionReport, build_collection_report
 from backoffice.reports.common import ReportFilters, content_sha256, to_jsonable
 from backoffice.reports.integrity import check_database_guards, sign_heads
@@ -46,9 +47,10 @@ MAX_CLOSES_PER_RUN = 200
 def _snapshot_report(
     shift: Shift, *, at: dt.datetime
 ) -> tuple[CollectionReport, bytes, int | None, dict[str, Any]]:
-    """The shift's collection report, its CSV (with the signed anchor), the last transaction id and
-    the ledger's chain heads signed as an anchor at ``at``, read in one snapshot (REPEATABLE READ,
-    READ ONLY on PostgreSQL when not nested in a caller's transaction)."""
+    """The shift's collection report (its ``meta.export_sha256`` the sealed zip's), the sealed zip
+    (its CSV export with the signed anchor as two more tables), the last transaction id and the
+    ledger's chain heads signed as an anchor at ``at``, read in one snapshot (REPEATABLE READ, READ
+    ONLY on PostgreSQL when not nested in a caller's transaction)."""
     filters = ReportFilters.for_shift(shift)
     outermost = not connection.in_atomic_block
     with transaction.atomic():
@@ -56,7 +58,7 @@ def _snapshot_report(
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         anchor = anchors.sign(anchors.current_heads(), context=f"shift close {shift}", at=at)
-        report, data = with_export_sha(
+        report, data = with_download_sha(
             build_collection_report(filters), extra_sections=anchor_sections(anchor)
         )
         last = JournalTransaction.objects.aggregate(last=Max("pk"))["last"]
@@ -66,12 +68,13 @@ def _snapshot_report(
 def close_shift(
     *, shift: Shift, by: User | AnonymousUser | None = None, now: dt.datetime | None = None
 ) -> ShiftClose:
-    """Close ``shift``: freeze its collection report (``report``, ``report_sha256`` over its data,
-    ``export_csv`` and ``export_sha256``) with the ledger's chain heads at the close, signed
-    (``anchors``, also the last sections of ``export_csv``). Idempotent: if the shift is closed
-    already, the first close is returned with ``was_replayed=True`` (also under a race: the unique
-    constraint decides). Raises ``RecordConflict`` (``shift_not_ended``) for a shift still running
-    or to come."""
+    """Close ``shift``: freeze its collection report (``report``, ``report_sha256`` over its data)
+    and seal its CSV export, a zip of one CSV per table (``export_zip``, ``export_sha256`` the
+    sha256 of its bytes), with the ledger's chain heads at the close, signed (``anchors``, also the
+    zip's last two files). Idempotent: if the shift is closed already, the first close is returned
+    with ``was_replayed=True`` (also under a race: the unique constraint decides). Raises
+    ``RecordConflict`` (``shift_not_ended``) for a shift still running or to come. The anchor is
+    published (``ledger.anchors.publish``) once the close is committed."""
     existing = ShiftClose.objects.filter(shift_date=shift.business_date, shift_code=shift.code.value).first()
     if existing is not None:
         existing.was_replayed = True
@@ -90,7 +93,8 @@ def close_shift(
                 closed_by=user,
                 report=to_jsonable(report),
                 report_sha256=content_sha256(report),
-                export_csv=data.decode(),
+                export_csv="",
+                export_zip=data,
                 export_sha256=sha256_hex(data),
                 software_version=software_version(),
                 last_transaction_id=last,

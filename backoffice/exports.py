@@ -14,8 +14,9 @@ A PDF (``backoffice.pdf``) can't hold its own checksum: it prints the sha256 of 
 the same report, and the PDF's own sha256 is recorded on its ``ReportExport`` row (and sent as
 ``X-Content-SHA256``).
 
-``to_csv`` is the single-file form of a frozen record (a shift close keeps it as text, and
-``manage.py verify_anchors`` reads its sections back): every table under a ``section`` row.
+A shift close seals the same export (:func:`with_download_sha` with the signed anchor as two more
+tables, ``anchor_sections``): its zip is stored on the ``ShiftClose`` and ``manage.py
+verify_anchors`` reads the anchor's files back from it.
 """
 
 from __future__ import annotations
@@ -496,8 +497,9 @@ def integrity_sections(report: integrity.IntegrityReport) -> list[Section]:
 
 
 def anchor_sections(document: Mapping[str, Any]) -> list[Section]:
-    """A signed anchor (``ledger.anchors``) as the two sections ``manage.py verify_anchors`` reads
-    back from a CSV; none for an empty document (a record from before anchors)."""
+    """A signed anchor (``ledger.anchors``) as two tables, the chain heads and the signature: two
+    files of the report's zip, which ``manage.py verify_anchors`` reads back; none for an empty
+    document (a record from before anchors)."""
     if not document:
         return []
     return [
@@ -681,12 +683,6 @@ class _SafeWriter:
             self.writerow(row)
 
 
-def _csv_head(writer: Any, meta: ReportMeta) -> None:
-    writer.writerow(["report", meta.title])
-    writer.writerow(["filters", meta.filters_text])
-    writer.writerow(["software", meta.software_version])
-
-
 def _csv_rows(section: Section) -> Iterable[list[Any]]:
     """The section's rows as written: cents in money columns as dollars, None as empty."""
     money = [header in section.money for header in section.headers]
@@ -697,14 +693,6 @@ def _csv_rows(section: Section) -> Iterable[list[Any]]:
             else ("" if value is None else value)
             for value, is_money in zip(row, money, strict=False)
         ]
-
-
-def _csv_sections(writer: Any, sections: Iterable[Section]) -> None:
-    for section in sections:
-        writer.writerow([])
-        writer.writerow(["section", section.title])
-        writer.writerow(section.headers)
-        writer.writerows(_csv_rows(section))
 
 
 def file_name(title: str) -> str:
@@ -768,28 +756,11 @@ def export_file(report: Any, *, extra_sections: Iterable[Section] = ()) -> tuple
     return buffer.getvalue(), "application/zip", "zip"
 
 
-def with_download_sha(report: Any) -> tuple[Any, bytes]:
+def with_download_sha(report: Any, *, extra_sections: Iterable[Section] = ()) -> tuple[Any, bytes]:
     """The report with ``meta.export_sha256`` set to the sha256 of its CSV export (the file or zip
-    a download gives: :func:`export_file`), and that export."""
-    data, _, _ = export_file(report)
-    meta = dataclasses.replace(report.meta, export_sha256=sha256_hex(data))
-    return dataclasses.replace(report, meta=meta), data
-
-
-def to_csv(report: Any, *, extra_sections: Iterable[Section] = ()) -> bytes:
-    """The report's CSV (UTF-8, ``\\r\\n`` line ends): a head of title, filters and software
-    version, then each section with its headers (and ``extra_sections``, e.g. a shift close's
-    signed anchor). Deterministic (no generation time)."""
-    buffer = io.StringIO()
-    writer = _SafeWriter(buffer)
-    _csv_head(writer, report.meta)
-    _csv_sections(writer, [*sections_of(report), *extra_sections])
-    return buffer.getvalue().encode()
-
-
-def with_export_sha(report: Any, *, extra_sections: Iterable[Section] = ()) -> tuple[Any, bytes]:
-    """The report with ``meta.export_sha256`` set to the sha256 of its CSV, and that CSV."""
-    data = to_csv(report, extra_sections=extra_sections)
+    a download gives: :func:`export_file`, with ``extra_sections`` after the report's own tables,
+    e.g. a shift close's signed anchor), and that export's bytes."""
+    data, _, _ = export_file(report, extra_sections=extra_sections)
     meta = dataclasses.replace(report.meta, export_sha256=sha256_hex(data))
     return dataclasses.replace(report, meta=meta), data
 
@@ -986,7 +957,9 @@ def to_pdf(report: Any, *, csv_sha256: str) -> bytes:
 def build_report(kind: str, params: Mapping[str, Any], *, full: bool = False) -> Any:
     """Build a report of ``kind`` from query-style ``params`` (the same ones the pages and the API
     read). With ``full``, paginated reports (hand history, journal) cover the whole period rather
-    than one page. Raises ``ReportFilterError``, ``Player.DoesNotExist``."""
+    than one page, and the dealers' downs every down of it (a page shows at most
+    ``downs.MAX_LINES``). Raises ``ReportFilterError`` (also for an unknown dealer),
+    ``Player.DoesNotExist``, ``ValueError`` for an unknown ``kind``."""
     kind = ReportKind(kind)
     if kind == ReportKind.INTEGRITY:
         return integrity.build_integrity_report()
@@ -1000,6 +973,10 @@ def build_report(kind: str, params: Mapping[str, Any], *, full: bool = False) ->
         )
     if kind == ReportKind.CONFIG_CHANGES:
         return changes.build_change_log(filters)
+    if kind == ReportKind.DEALER_DOWNS:
+        return downs.build_downs_report(
+            filters, dealer=str(params.get("dealer") or ""), limit=None if full else downs.MAX_LINES
+        )
     if kind == ReportKind.PLAYER_STATEMENT:
         try:
             player_id = int(str(params.get("player", "")))
@@ -1094,7 +1071,8 @@ def request_export(
     *, kind: str, export_format: str, params: Mapping[str, Any], by: User | AnonymousUser | None
 ) -> ReportExport:
     """Record an export request (``pending``); the caller queues ``backoffice.tasks.build_export``
-    for it on commit. Raises ``ReportFilterError`` for parameters the report can't read."""
+    for it on commit. Raises ``ReportFilterError`` for parameters the report can't read (bad
+    filters, a player or dealer who doesn't exist), ``ValueError`` for an unknown kind or format."""
     kind = ReportKind(kind)
     export_format = ExportFormat(export_format)
     clean = {key: str(value) for key, value in params.items() if value not in (None, "")}
@@ -1105,6 +1083,8 @@ def request_export(
         and not Player.objects.filter(pk=clean.get("player") or 0).exists()
     ):
         raise ReportFilterError({"player": "no such player"})
+    if kind == ReportKind.DEALER_DOWNS and clean.get("dealer"):
+        downs.dealer_named(clean["dealer"])  # refuse an unknown dealer now, not in the worker
     return ReportExport.objects.create(
         kind=kind,
         format=export_format,

@@ -15,9 +15,10 @@ A document (JSON, as stored on ``ShiftClose.anchors`` and ``IntegrityCheck.ancho
      "heads": [{"chain": "table:1", "sequence": 12, "hash": "..."}, ...],
      "signature": "<hex of the Ed25519 signature of the canonical JSON of everything else>"}
 
-In a report's CSV the same document is two tables (``HEADS_TITLE`` with ``HEADS_HEADERS``,
-``SIGNATURE_TITLE`` with ``SIGNATURE_HEADERS``): two sections of a single-file CSV (a shift close's
-frozen CSV), or two files of a report's zip of CSVs; :func:`parse_published` reads either back.
+In a report's CSV export the same document is two tables (``HEADS_TITLE`` with ``HEADS_HEADERS``,
+``SIGNATURE_TITLE`` with ``SIGNATURE_HEADERS``): two files of the zip of CSVs (a shift close's sealed
+export, the integrity report's download), or, in a shift close sealed before the zip, two sections
+of its single CSV; :func:`parse_published` reads either back.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import io
 import json
 import logging
 import zipfile
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,9 +142,10 @@ class MalformedAnchors(ValueError):
 
 def parse_published(data: str | bytes, *, source: str = "input") -> list[tuple[str, dict[str, Any]]]:
     """The anchor documents in ``data``, each with a label naming where it came from: a JSON document,
-    a JSON list of them, JSON lines (``LEDGER_ANCHOR_DIR/anchors.jsonl``), a report's CSV (a shift
-    close's frozen CSV) or a report's zip of CSVs (the integrity report's export). Raises
-    :class:`MalformedAnchors` when nothing can be read."""
+    a JSON list of them, JSON lines (``LEDGER_ANCHOR_DIR/anchors.jsonl``), a report's zip of CSVs (a
+    shift close's sealed export, the integrity report's download) or a single CSV with ``section``
+    rows (a shift close sealed before the zip). Raises :class:`MalformedAnchors` when nothing can be
+    read (a zip that can't be read, a member whose CRC fails, no anchor in it)."""
     if isinstance(data, bytes):
         if data[:4] == b"PK\x03\x04":
             documents = _from_zip(data, source)
@@ -239,7 +242,7 @@ def _from_zip(data: bytes, source: str) -> list[dict[str, Any]]:
                             document: dict[str, Any] = dict(zip(SIGNATURE_HEADERS, r, strict=False))
                             document["format"] = _int(document["format"])
                             signatures.append(document)
-    except (zipfile.BadZipFile, UnicodeDecodeError, csv.Error) as exc:
+    except (zipfile.BadZipFile, zlib.error, EOFError, UnicodeDecodeError, csv.Error) as exc:
         raise MalformedAnchors(f"{source}: the zip can't be read ({exc})") from None
     for document, heads in zip(signatures, heads_tables, strict=False):
         document["heads"] = heads

@@ -430,10 +430,14 @@ class ShiftClose(AppendOnlyModel):
     """A closed shift: its collection report frozen as it stood at the close, with checksums.
 
     ``report`` is the report's JSON (``CollectionReport.as_dict()``), ``report_sha256`` the
-    sha256 of its canonical data (filters and figures, not the time it was made), ``export_csv``
-    the CSV export made at the close and ``export_sha256`` its sha256; ``anchors`` the ledger's
-    chain heads at the close, signed (``ledger.anchors``; also in ``export_csv``). One per shift:
-    closing again returns the first (``backoffice.closing.close_shift``)."""
+    sha256 of its canonical data (filters and figures, not the time it was made); ``anchors`` the
+    ledger's chain heads at the close, signed (``ledger.anchors``). The sealed record is the
+    report's CSV export made at the close, with the signed anchor as two more tables:
+    ``export_zip``, a zip of one CSV per table (the form every report downloads in), or, for a
+    close made before ledger migration 0009, ``export_csv``, one CSV with a ``section`` row before
+    each table (``export_zip`` is then null). ``export_sha256`` is the sha256 of the sealed file's
+    bytes, whichever form it has (:meth:`sealed_export`). One per shift: closing again returns the
+    first (``backoffice.closing.close_shift``)."""
 
     shift_date = models.DateField()
     shift_code = models.CharField(max_length=8, choices=ShiftCode.choices)
@@ -443,7 +447,12 @@ class ShiftClose(AppendOnlyModel):
     )
     report = models.JSONField()
     report_sha256 = models.CharField(max_length=64)
-    export_csv = models.TextField()
+    export_csv = models.TextField(
+        blank=True, help_text="The sealed CSV of a close made before the zip; else empty."
+    )
+    export_zip = models.BinaryField(
+        null=True, blank=True, help_text="The sealed export: a zip of one CSV per table (null: export_csv)."
+    )
     export_sha256 = models.CharField(max_length=64)
     software_version = models.CharField(max_length=100)
     last_transaction_id = models.BigIntegerField(
@@ -472,6 +481,15 @@ class ShiftClose(AppendOnlyModel):
     @property
     def shift(self) -> Shift:
         return Shift(business_date=self.shift_date, code=ShiftCode(self.shift_code))
+
+    def sealed_export(self) -> tuple[bytes, str, str]:
+        """The sealed record as ``(bytes, content type, file name)``: the zip of CSVs
+        (``application/zip``, ``shift-close-2030-01-02_day.zip``), or a close's single CSV from
+        before the zip (``text/csv``, ``....csv``). ``export_sha256`` is the sha256 of these bytes."""
+        name = f"shift-close-{self.shift_date.isoformat()}_{self.shift_code}"
+        if self.export_zip is not None:
+            return bytes(self.export_zip), "application/zip", f"{name}.zip"
+        return self.export_csv.encode(), "text/csv; charset=utf-8", f"{name}.csv"
 
 
 class CheckSource(models.TextChoices):
@@ -530,6 +548,7 @@ class ReportKind(models.TextChoices):
     INTEGRITY = "integrity", "Integrity report"
     DROP_VARIANCE = "drop_variance", "Drop count variance"
     CONFIG_CHANGES = "config_changes", "Configuration change log"
+    DEALER_DOWNS = "dealer_downs", "Dealers' downs"
 
 
 class ExportFormat(models.TextChoices):

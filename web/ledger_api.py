@@ -407,8 +407,17 @@ class ShiftCloseViewSet(
     viewsets.GenericViewSet[ShiftClose],
 ):
     serializer_class = serializers.ShiftCloseSerializer
-    queryset = ShiftClose.objects.select_related("closed_by").order_by("-shift_date", "-pk")
-    action_permissions = {"list": VIEW, "retrieve": VIEW, "create": [*VIEW, "ledger.add_shiftclose"]}
+    queryset = (
+        ShiftClose.objects.select_related("closed_by")
+        .defer("export_csv", "export_zip")
+        .order_by("-shift_date", "-pk")
+    )
+    action_permissions = {
+        "list": VIEW,
+        "retrieve": VIEW,
+        "download": VIEW,
+        "create": [*VIEW, "ledger.add_shiftclose"],
+    }
 
     @extend_schema(
         summary="Close a shift (201 the first time, 200 with the first close after that)",
@@ -425,6 +434,19 @@ class ShiftCloseViewSet(
         close = close_shift(shift=data.validated_data["shift"], by=request.user)
         code = status.HTTP_200_OK if close.was_replayed else status.HTTP_201_CREATED
         return Response(serializers.ShiftCloseSerializer(close).data, status=code)
+
+    @extend_schema(
+        summary="Download a close's sealed export (a zip of CSVs; a close from before the zip: one CSV)",
+        responses={
+            (200, "application/zip"): OpenApiTypes.BINARY,
+            (200, "text/csv"): OpenApiTypes.BINARY,
+            404: serializers.LedgerErrorSerializer,
+        },
+    )
+    @action(detail=True, methods=["get"])
+    def download(self, request: Request, pk: str | None = None) -> HttpResponse:
+        close = self.get_object()  # 404 for an unknown or malformed id; the file loads on first use
+        return exports.download_response(*close.sealed_export())
 
 
 @extend_schema_view(

@@ -311,7 +311,7 @@ class ReportExportCreateSerializer(serializers.Serializer[dict[str, Any]]):
         required=False,
         default=dict,
         help_text="The report's filters: date_from, date_to, shift, table; player for a statement; "
-        "threshold_bp for the drop variance.",
+        "threshold_bp for the drop variance; dealer (a username) for the dealers' downs.",
     )
 
 

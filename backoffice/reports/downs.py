@@ -6,7 +6,8 @@ filters' dates and shift hours), at the filters' tables, and, with ``dealer``, f
 (username). A down still open is "on the table". The hands are the ones that recorded the down
 (``Hand.dealer_shift``): dealt (a misdeal's hand was dealt too) and void (misdeals); the fees are
 the ledger's entries into the house collection of those hands' FEE transactions, and what their
-reversals gave back on a misdeal. Aggregate queries: four whatever the number of downs.
+reversals gave back on a misdeal. Aggregate queries: four whatever the number of downs (two more
+for each further ``ID_BATCH`` downs of a whole-period export).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, Sum
@@ -29,8 +30,14 @@ from backoffice.reports.common import (
 from ledger.models import AccountKind, Entry, TransactionKind
 from tables.models import DealerShift, Hand, HandStatus
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
 TITLE = "Dealers' downs"
 MAX_LINES = 5000
+"""A page shows at most this many downs (``truncated``); a background export has them all."""
+ID_BATCH = 1000
+"""Downs whose hands and fees are summed by one query (an ``IN`` list of their ids)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -69,48 +76,61 @@ class DownsReport:
     truncated: bool
 
 
+def dealer_named(username: str) -> AbstractBaseUser:
+    """The user ``username`` (surrounding spaces ignored). Raises ``ReportFilterError`` (field
+    ``dealer``) when there is none."""
+    username = (username or "").strip()
+    user = get_user_model().objects.filter(username=username).first() if username else None
+    if user is None:
+        raise ReportFilterError({"dealer": f"there is no user {username!r}"})
+    return user
+
+
 @in_report_snapshot
-def build_downs_report(filters: ReportFilters, *, dealer: str = "") -> DownsReport:
+def build_downs_report(
+    filters: ReportFilters, *, dealer: str = "", limit: int | None = MAX_LINES
+) -> DownsReport:
     """Downs begun in the period at the filters' tables (and of ``dealer``, a username), in
-    clock-in order. Raises ``ReportFilterError`` for a dealer who doesn't exist."""
+    clock-in order: the first ``limit`` (``truncated`` when there were more), or with ``limit``
+    None every one. Raises ``ReportFilterError`` for a dealer who doesn't exist."""
     dealer = (dealer or "").strip()
     meta = make_meta("dealer_downs", TITLE, filters, **({"dealer": dealer} if dealer else {}))
     downs = filters.on_time(DealerShift.objects.all(), "clocked_in_at", table_field="table")
     if dealer:
-        user = get_user_model().objects.filter(username=dealer).first()
-        if user is None:
-            raise ReportFilterError({"dealer": f"there is no user {dealer!r}"})
-        downs = downs.filter(dealer=user)
-    rows = list(
-        downs.select_related("dealer", "table", "clocked_in_by", "clocked_out_by").order_by(
-            "clocked_in_at", "pk"
-        )[: MAX_LINES + 1]
+        downs = downs.filter(dealer=dealer_named(dealer))
+    ordered = downs.select_related("dealer", "table", "clocked_in_by", "clocked_out_by").order_by(
+        "clocked_in_at", "pk"
     )
-    truncated = len(rows) > MAX_LINES
-    rows = rows[:MAX_LINES]
+    rows = list(ordered if limit is None else ordered[: limit + 1])
+    truncated = limit is not None and len(rows) > limit
+    rows = rows[:limit]
     ids = [down.pk for down in rows]
-    hands = {
-        row["dealer_shift_id"]: row
-        for row in Hand.objects.filter(dealer_shift_id__in=ids)
-        .values("dealer_shift_id")
-        .annotate(
-            dealt=Count("id", filter=Q(dealt_at__isnull=False)),
-            void=Count("id", filter=Q(status=HandStatus.VOID)),
+    hands: dict[int, Mapping[str, Any]] = {}
+    fees: dict[int, Mapping[str, Any]] = {}
+    for start in range(0, len(ids), ID_BATCH):
+        batch = ids[start : start + ID_BATCH]
+        hands.update(
+            (row["dealer_shift_id"], row)
+            for row in Hand.objects.filter(dealer_shift_id__in=batch)
+            .values("dealer_shift_id")
+            .annotate(
+                dealt=Count("id", filter=Q(dealt_at__isnull=False)),
+                void=Count("id", filter=Q(status=HandStatus.VOID)),
+            )
+            .order_by()
         )
-        .order_by()
-    }
-    fees = {
-        row["transaction__hand__dealer_shift_id"]: row
-        for row in Entry.objects.filter(
-            transaction__hand__dealer_shift_id__in=ids, account__kind=AccountKind.HOUSE_COLLECTION
+        fees.update(
+            (row["transaction__hand__dealer_shift_id"], row)
+            for row in Entry.objects.filter(
+                transaction__hand__dealer_shift_id__in=batch, account__kind=AccountKind.HOUSE_COLLECTION
+            )
+            .values("transaction__hand__dealer_shift_id")
+            .annotate(
+                collected=Sum("amount", filter=Q(transaction__kind=TransactionKind.FEE)),
+                returned=Sum("amount", filter=Q(transaction__kind=TransactionKind.REVERSAL)),
+            )
+            .order_by()
         )
-        .values("transaction__hand__dealer_shift_id")
-        .annotate(
-            collected=Sum("amount", filter=Q(transaction__kind=TransactionKind.FEE)),
-            returned=Sum("amount", filter=Q(transaction__kind=TransactionKind.REVERSAL)),
-        )
-        .order_by()
-    }
     lines = []
     for down in rows:
         counted: Mapping[str, Any] = hands.get(down.pk, {})

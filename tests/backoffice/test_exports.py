@@ -10,8 +10,6 @@ import csv
 import datetime as dt
 import io
 import re
-import shutil
-import subprocess
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -27,12 +25,10 @@ from backoffice.reports.common import ReportFilters
 from ledger.hashing import sha256_hex
 from ledger.models import ExportStatus, ReportExport, ReportKind
 from tables.models import Player
+from tests.backoffice.pdf_pages import check_first_page, laid_out_tables, needs_pdftoppm, pdf_text
 from tests.factories import ReportRoom, at_local, rpt_fee
 
 pytestmark = pytest.mark.django_db
-
-PDFTOPPM = shutil.which("pdftoppm")
-PDFTOTEXT = shutil.which("pdftotext")
 
 
 @pytest.fixture
@@ -88,12 +84,6 @@ def test_collection_exports_one_csv_per_table_in_a_deterministic_zip(a_day: dt.d
     assert "amount_dollars" in header
 
 
-def test_the_frozen_single_file_form_keeps_every_table_under_its_section_row(a_day: dt.date) -> None:
-    text = exports.to_csv(build_collection_report(ReportFilters(date_from=a_day, date_to=a_day))).decode()
-    assert text.startswith("report,Collection report\r\n")
-    assert "\r\nsection,Fee waivers\r\n" in text
-
-
 def test_the_page_shows_the_sha256_of_its_export(a_day: dt.date, staff: dict[str, Any]) -> None:
     client = Client()
     client.force_login(staff["auditor"])
@@ -113,22 +103,10 @@ def test_the_page_shows_the_sha256_of_its_export(a_day: dt.date, staff: dict[str
     assert printed["X-Content-SHA256"] == sha256_hex(printed.content)
 
 
-def _pdf_text(data: bytes, tmp_path: Path) -> list[str]:
-    """The text of each page (pdftotext, poppler-utils)."""
-    if PDFTOTEXT is None:
-        pytest.skip("pdftotext is not installed (Debian: apt-get install poppler-utils)")
-    source = tmp_path / "report.pdf"
-    source.write_bytes(data)
-    out = subprocess.run(
-        [PDFTOTEXT, "-layout", str(source), "-"], check=True, capture_output=True, text=True
-    ).stdout
-    return out.split("\f")[:-1]
-
-
 def test_pdf_prints_the_head_and_the_export_digest_on_every_page(a_day: dt.date, tmp_path: Path) -> None:
     report = build_collection_report(ReportFilters(date_from=a_day, date_to=a_day))
     digest = sha256_hex(exports.export_file(report)[0])
-    pages = _pdf_text(exports.to_pdf(report, csv_sha256=digest), tmp_path)
+    pages = pdf_text(exports.to_pdf(report, csv_sha256=digest), tmp_path)
     assert "Collection report" in pages[0]
     for number, text in enumerate(pages, start=1):
         assert f"SHA-256 of the CSV export of this report: {digest}" in text
@@ -157,7 +135,7 @@ def test_pdf_totals_per_page_add_up_to_the_report_total(tmp_path: Path) -> None:
     )
     data, problems = pdf.build_pdf(head, [table])
     assert problems == []
-    pages = _pdf_text(data, tmp_path)
+    pages = pdf_text(data, tmp_path)
     assert len(pages) > 2
     page_totals = []
     for text in pages:
@@ -186,7 +164,7 @@ def test_pdf_never_breaks_a_word_or_a_number(tmp_path: Path) -> None:
     assert pdf.widest_word("Okafor", layout.tables[0].size) <= inner
     head = pdf.PdfHead(title="Test", filters="", made="", software="casino", sha256="")
     data, _ = pdf.build_pdf(head, [table])
-    text = _pdf_text(data, tmp_path)[0]
+    text = pdf_text(data, tmp_path)[0]
     assert re.search(r"\bOkafor\b", text)
     assert re.search(r"\b28400\b", text)
     # A word wider than any page is the one thing ever broken, and it is named.
@@ -200,37 +178,14 @@ def dataclasses_replace(table: pdf.PdfTable, **changes: Any) -> pdf.PdfTable:
     return dataclasses.replace(table, **changes)
 
 
-@pytest.mark.skipif(
-    PDFTOPPM is None, reason="pdftoppm is not installed (Debian: apt-get install poppler-utils)"
-)
+@needs_pdftoppm
 @pytest.mark.parametrize("kind", ["collection", "hand_history", "journal"])
 def test_a_pdf_page_renders_to_a_png_of_the_page_size(a_day: dt.date, tmp_path: Path, kind: str) -> None:
-    from PIL import Image
-
     report = exports.build_report(kind, {"date_from": a_day.isoformat()}, full=True)
     data, _ = exports.render(report, "pdf")
-    source = tmp_path / "report.pdf"
-    source.write_bytes(data)
-    assert PDFTOPPM is not None
-    subprocess.run(
-        [PDFTOPPM, "-png", "-r", "60", "-f", "1", "-l", "1", str(source), str(tmp_path / "page")], check=True
-    )
-    (png,) = tmp_path.glob("page*.png")
-    parts = exports.pdf_parts(report)
-    tables = [
-        *parts["tables"],
-        *([parts["block_table"]] if "block_table" in parts else []),
-        *parts.get("closing", []),
-    ]
-    width, height = pdf.choose_layout(tables, wide="blocks" in parts).page
-    with Image.open(png) as image:
-        # Letter at 60 dpi: 8.5 x 11 in, on its side when the report is wide.
-        assert image.size == (round(width / 72 * 60), round(height / 72 * 60))
-        assert image.size in {(510, 660), (660, 510)}
-        # Not a blank page: the report's text is drawn on it.
-        assert image.convert("L").getextrema()[0] < 100
+    size = check_first_page(report, data, tmp_path)
     if kind == "hand_history":
-        assert image.size == (660, 510)  # a hand's block is wide: landscape
+        assert size == (660, 510)  # a hand's block is wide: landscape
 
 
 def test_background_export_on_commit(
@@ -326,13 +281,8 @@ def test_every_report_exports_to_csv_and_pdf_with_every_cell_fitting(a_day: dt.d
     printed, content_type = exports.render(report, "pdf")
     assert (printed[:5], content_type) == (b"%PDF-", "application/pdf")
     # The layout's check: every word of every cell fits its column (nothing broken inside a word).
-    parts = exports.pdf_parts(report)
-    tables = [
-        *parts["tables"],
-        *([parts["block_table"]] if "block_table" in parts else []),
-        *parts.get("closing", []),
-    ]
-    assert pdf.layout_problems(tables, pdf.choose_layout(tables, wide="blocks" in parts)) == []
+    tables, layout = laid_out_tables(report)
+    assert pdf.layout_problems(tables, layout) == []
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,7 @@ def test_close_shift_freezes_the_report_with_its_checksums(played_day: dict[str,
     assert close.report["totals"]["fees_collected_cents"] == expected_fees == live.net_collected_cents
     assert close.report["totals"]["hands"] == 6
     assert close.report_sha256 == content_sha256(live)
-    assert close.export_sha256 == sha256_hex(close.export_csv.encode())
+    assert close.export_sha256 == sha256_hex(bytes(close.export_zip))
     assert close.last_transaction_id == JournalTransaction.objects.order_by("-pk").first().pk
     assert closing.frozen_matches_live(close)
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from ledger import services
-from ledger.models import Account, Entry, JournalTransaction
+from ledger.models import Account, Entry, JournalTransaction, ReportExport, ReportKind, ShiftClose
 from tables.models import Player, Table
 
 postgres = pytest.mark.postgres
@@ -86,6 +88,39 @@ def test_accounts_keep_their_identity_and_are_never_deleted(
     # The balance is the one column a posting updates.
     with connection.cursor() as cursor:
         cursor.execute("UPDATE ledger_account SET balance = balance WHERE id = %s", [chips.pk])
+
+
+@pytest.mark.tamper
+@pytest.mark.django_db
+def test_a_shift_close_s_sealed_zip_and_the_exports_stay_as_recorded() -> None:
+    """Migration 0009 added the sealed zip's column and rebuilt the exports' table on SQLite: the
+    append-only triggers still hold on both."""
+    close = ShiftClose.objects.create(
+        shift_date=dt.date(2030, 1, 2),
+        shift_code="day",
+        report={},
+        report_sha256="0" * 64,
+        export_zip=b"PK\x03\x04 sealed",
+        export_sha256="1" * 64,
+        software_version="casino",
+    )
+    message = refused("UPDATE ledger_shiftclose SET export_zip = %s WHERE id = %s", [b"PK other", close.pk])
+    assert "append-only" in message
+    refused("DELETE FROM ledger_shiftclose WHERE id = %s", [close.pk])
+    assert bytes(ShiftClose.objects.get(pk=close.pk).export_zip) == b"PK\x03\x04 sealed"
+    export = ReportExport.objects.create(kind=ReportKind.DEALER_DOWNS, format="csv")
+    assert "append-only" in refused("DELETE FROM ledger_reportexport WHERE id = %s", [export.pk])
+
+
+@pytest.mark.django_db
+def test_an_export_s_kind_is_one_the_reports_know() -> None:
+    ReportExport.objects.create(kind="dealer_downs", format="pdf")
+    assert "ledger_export_kind_valid" in refused(
+        "INSERT INTO ledger_reportexport (kind, format, params, status, requested_at, attempts, filename, "
+        "sha256, size, error, software_version) VALUES ('no_such_report', 'csv', '{}', 'pending', %s, 0, "
+        "'', '', 0, '', '')",
+        [timezone.now()],
+    )
 
 
 @pytest.mark.django_db

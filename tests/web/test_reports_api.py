@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 
 from backoffice.reports.collection import build_collection_report
 from backoffice.reports.common import ReportFilters
+from ledger.hashing import sha256_hex
 from ledger.models import FeeWaiver, ReportExport, ShiftClose
 from ledger.shifts import Shift, ShiftCode
 from tests.factories import ReportRoom, at_local, rpt_fee
@@ -175,6 +176,18 @@ def test_shift_close_and_exports_through_the_api(
     running = manager.post("/api/ledger/shift-closes/", {"shift": str(Shift.current())}, format="json")
     assert (running.status_code, running.json()["code"]) == (409, "shift_not_ended")
 
+    # The sealed export downloads as stored: the zip of CSVs whose sha256 the close publishes.
+    close = ShiftClose.objects.get()
+    sealed = _api(staff["auditor"]).get(f"/api/ledger/shift-closes/{close.pk}/download/")
+    assert sealed.status_code == 200
+    assert sealed["Content-Type"] == "application/zip"
+    name = f"shift-close-{shift.replace('/', '_')}.zip"
+    assert sealed["Content-Disposition"] == f'attachment; filename="{name}"'
+    assert sealed.content == bytes(close.export_zip)
+    assert sealed["X-Content-SHA256"] == first.json()["export_sha256"] == sha256_hex(sealed.content)
+    for missing in (close.pk + 1, "x"):
+        assert _api(staff["auditor"]).get(f"/api/ledger/shift-closes/{missing}/download/").status_code == 404
+
     auditor = _api(staff["auditor"])
     with django_capture_on_commit_callbacks(execute=True):
         requested = auditor.post(
@@ -211,6 +224,7 @@ def test_openapi_schema_documents_the_ledger_api(db: None) -> None:
         "/api/ledger/exports/{id}/download/",
         "/api/ledger/drop-counts/{id}/sign-off/",
         "/api/ledger/shift-closes/",
+        "/api/ledger/shift-closes/{id}/download/",
     ):
         assert path in paths, path
     report = schema["components"]["schemas"]["LedgerCollectionReport"]

@@ -2,8 +2,9 @@
 
 Walks every hash chain (keyed: HMAC under the chain keys, ``ledger.keys``), re-adds every
 transaction and account, compares every stored signed anchor, and any published copy given with
-``--anchors`` (a shift close's CSV, a report's CSV export or anchor JSON), with the ledger now,
-and checks each settled hand against its settlement and each hand's fees against its schedule.
+``--anchors`` (a shift close's sealed zip or, from before the zip, its CSV; a report's CSV export;
+anchor JSON), with the ledger now, and checks each settled hand against its settlement and each
+hand's fees against its schedule.
 Prints a summary (and every problem found, naming the transaction, account or hand) and exits
 non-zero when anything fails.
 """

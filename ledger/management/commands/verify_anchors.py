@@ -1,8 +1,9 @@
 """``manage.py verify_anchors FILE... | -``: compare published chain heads with the ledger now.
 
-Each FILE (``-``: standard input) is a shift close's frozen CSV, a report's CSV export (a zip of
-CSVs, e.g. the integrity report's), or anchor JSON
-(one document, a list, or the JSON lines of ``LEDGER_ANCHOR_DIR/anchors.jsonl``). Every document's
+Each FILE (``-``: standard input) is a report's CSV export, a zip of CSVs whose anchor files are
+read (a shift close's sealed export, the integrity report's download), a shift close's single CSV
+from before the zip, or anchor JSON (one document, a list, or the JSON lines of
+``LEDGER_ANCHOR_DIR/anchors.jsonl``). Every document's
 signature must verify, and the transaction at each published (chain, sequence) must still have the
 published hash (``ledger.anchors.compare``). ``--stored`` adds the anchors the database holds.
 
@@ -27,14 +28,18 @@ from ledger.keys import parse_public_keys
 
 class Command(BaseCommand):
     help = (
-        "Check published, signed chain heads (report CSVs or anchor JSON) against the ledger now. "
+        "Check published, signed chain heads (a report's zip of CSVs, a shift close's CSV, anchor JSON) "
+        "against the ledger now. "
         "Exits 1 on any problem."
     )
     stealth_options = ("stdin",)
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "files", nargs="*", metavar="FILE", help="A report CSV or anchor JSON; - for stdin."
+            "files",
+            nargs="*",
+            metavar="FILE",
+            help="A report's zip of CSVs, a shift close's CSV or anchor JSON; - for stdin.",
         )
         parser.add_argument(
             "--public-key",
