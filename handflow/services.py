@@ -649,6 +649,10 @@ def _plan_deal(
     )
 
 
+TABLE_RELATIONS = ("game", "stakes", "collection_schedule")
+"""What a table's rules, fees and screen read of it besides its own row."""
+
+
 def _seatings(table: Table) -> dict[int, Seating]:
     return {
         s.seat.number: s
@@ -667,14 +671,24 @@ def _check_sit_out(table: Table, seatings: Mapping[int, Seating], sit_out: set[i
 
 
 def preview_fees(
-    *, table: Table, game: Game | None = None, sit_out_seat_numbers: Iterable[int] = ()
+    *,
+    table: Table,
+    game: Game | None = None,
+    sit_out_seat_numbers: Iterable[int] = (),
+    hand_in_progress: bool | None = None,
 ) -> DealPlan:
     """What starting the next hand now would do: who is dealt in, the button, each fee. No writes.
 
-    Same decision as :func:`start_hand` (which makes it again under the table lock). Raises
-    TableClosed, NotEnoughPlayers, NoCollectionRate, ConfigMismatch (game).
+    Same decision as :func:`start_hand` (which makes it again under the table lock). ``table``:
+    the caller's read of it for this request; its game, stakes and schedule are read here unless
+    that read brought them (a preview is a snapshot: the deal decides again under the lock and
+    refuses fees other than the ones shown). ``hand_in_progress``: whether a hand is in progress at
+    the table, when the caller has read it (None: read here); the plan then notes that it is the
+    hand after that one. Raises TableClosed, NotEnoughPlayers, NoCollectionRate, ConfigMismatch
+    (game).
     """
-    table = Table.objects.select_related("game", "stakes", "collection_schedule").get(pk=table.pk)
+    if not all(_is_cached(table, name) for name in TABLE_RELATIONS):
+        table = Table.objects.select_related(*TABLE_RELATIONS).get(pk=table.pk)
     if not table.is_open:
         raise TableClosed(f"Table {table.number} is closed.")
     played = floor.game_for_hand(table, game)
@@ -691,7 +705,9 @@ def preview_fees(
         buttons=buttons,
         at=timezone.now(),
     )
-    if table.hand_in_progress() is not None:
+    if hand_in_progress is None:
+        hand_in_progress = table.hand_in_progress() is not None
+    if hand_in_progress:
         plan.notes.append("A hand is in progress: this is the hand after it, with today's chips.")
     return plan
 
@@ -917,11 +933,12 @@ def _hand_players(hand: Hand) -> list[HandPlayer]:
     return players
 
 
-def _is_cached(hand: Hand, name: str) -> bool:
-    """Whether the hand's foreign key ``name`` (button_seat, kill_seat) holds its object already."""
-    fk = Hand._meta.get_field(name)
-    assert isinstance(fk, ForeignKey)  # both are foreign keys to Seat
-    return fk.is_cached(hand)
+def _is_cached(row: Hand | Table, name: str) -> bool:
+    """Whether the row's foreign key ``name`` (a hand's button_seat, kill_seat; a table's
+    TABLE_RELATIONS) holds its object already."""
+    fk = type(row)._meta.get_field(name)
+    assert isinstance(fk, ForeignKey)
+    return fk.is_cached(row)
 
 
 def _seat_entries(

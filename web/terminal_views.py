@@ -675,7 +675,10 @@ def _latest_hand(table: Table) -> Hand | None:
 
 
 def _submitted_entry(hand: Hand) -> dict[str, str]:
-    """The entry of the reading on record (after a reload), as the form's fields."""
+    """The entry of the reading on record (after a reload), as the form's fields; none while the
+    hand is dealt (the showdown that makes a reading moves the hand on from dealt for good)."""
+    if hand.status == HandStatus.DEALT:
+        return {}
     submitted = HandResult.objects.filter(hand=hand).values_list("submitted", flat=True).first()
     if not isinstance(submitted, Mapping):
         return {}
@@ -740,6 +743,8 @@ def terminal_context(
         )
     if in_progress and current is not None:
         fresh = hand is not None and hand.dealt_players is not None and hand.chips_after is not None
+        if current.dealer_id is not None and current.dealer_id == user.pk:
+            current.dealer = user  # the hand's dealer is most often the one tapping: not read again
         view = TerminalHandSerializer.from_hand(current, fresh=fresh, reading=reading)
         game = current.game
         values = dict(entry) if entry is not None else _submitted_entry(current)
@@ -755,7 +760,9 @@ def terminal_context(
     plan, plan_error = None, ""
     if table.is_open:
         try:
-            plan = hand_flow.preview_fees(table=table, game=choice.game, sit_out_seat_numbers=choice.sit_out)
+            plan = hand_flow.preview_fees(
+                table=table, game=choice.game, sit_out_seat_numbers=choice.sit_out, hand_in_progress=False
+            )
         except DomainError as exc:
             plan_error = exc.message
     else:
@@ -999,7 +1006,7 @@ class ShowdownView(RunHandMixin, View):
             return HttpResponseRedirect(_terminal_url(hand.table.number))
         return respond(
             request,
-            hand.table,
+            result.hand.table,
             entry=entry,
             notices=[("info", f"Hand {hand.number}: reading r{result.revision}; check it, then confirm.")],
             hand=result.hand,
@@ -1056,7 +1063,7 @@ class ConfirmView(RunHandMixin, View):
             notice, level = f"Hand {hand.number} was already settled; nothing was posted again.", "info"
         else:
             notice, level = f"Hand {hand.number} settled.", "success"
-        return _after_write(request, hand.table, notice, level=level, hand=result.hand, reading=result)
+        return _after_write(request, result.hand.table, notice, level=level, hand=result.hand, reading=result)
 
 
 class MisdealView(RunHandMixin, View):
@@ -1086,10 +1093,10 @@ class MisdealView(RunHandMixin, View):
             return _after_refusal(request, hand.table, _refusal(exc), entry=entry, redirect=True)
         if voided.was_replayed:
             return _after_write(
-                request, hand.table, f"Hand {hand.number} was already void.", level="info", hand=voided
+                request, voided.table, f"Hand {hand.number} was already void.", level="info", hand=voided
             )
         return _after_write(
-            request, hand.table, f"Hand {hand.number} is void (misdeal): {voided.void_reason}.", hand=voided
+            request, voided.table, f"Hand {hand.number} is void (misdeal): {voided.void_reason}.", hand=voided
         )
 
 
