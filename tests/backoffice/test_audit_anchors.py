@@ -31,6 +31,7 @@ from ledger.hashing import sha256_hex
 from ledger.keys import new_signing_key
 from ledger.models import ChainHead, IntegrityScope, JournalTransaction, ShiftClose
 from ledger.shifts import Shift, ShiftCode
+from tests.backoffice.test_exports import COLLECTION_FILES
 from tests.factories import ReportRoom, at_local
 from tests.ledger.forgery import rechain, sql, triggers_off
 
@@ -70,15 +71,6 @@ def forge_first_row() -> None:
         rechain(first.chain, key=b"x" * 32)
 
 
-COLLECTION_FILES = [
-    "report.csv",
-    "by-table-game-stakes-and-schedule.csv",
-    "totals.csv",
-    "by-shift.csv",
-    "fee-waivers.csv",
-    "flags.csv",
-    "net-fees-by-hour-of-the-hand-s-start.csv",
-]
 ANCHOR_FILES = ["ledger-chain-heads-signed-anchor.csv", "anchor-signature.csv"]
 
 

@@ -49,6 +49,18 @@ def _zip(data: bytes) -> dict[str, list[dict[str, str]]]:
         }
 
 
+COLLECTION_FILES = [
+    "report.csv",
+    "by-table-game-stakes-and-schedule.csv",
+    "totals.csv",
+    "by-shift.csv",
+    "fee-waivers.csv",
+    "flags.csv",
+    "net-fees-by-hour-of-the-hand-s-start.csv",
+]
+"""The collection report's zip: its index, then one file per table of data."""
+
+
 def test_collection_exports_one_csv_per_table_in_a_deterministic_zip(a_day: dt.date) -> None:
     filters = ReportFilters(date_from=a_day, date_to=a_day)
     first, content_type, extension = exports.export_file(build_collection_report(filters))
@@ -56,15 +68,7 @@ def test_collection_exports_one_csv_per_table_in_a_deterministic_zip(a_day: dt.d
     assert first == second
     assert (content_type, extension) == ("application/zip", "zip")
     files = _zip(first)
-    assert list(files) == [
-        "report.csv",
-        "by-table-game-stakes-and-schedule.csv",
-        "totals.csv",
-        "by-shift.csv",
-        "fee-waivers.csv",
-        "flags.csv",
-        "net-fees-by-hour-of-the-hand-s-start.csv",
-    ]
+    assert list(files) == COLLECTION_FILES
     index = {row["field"]: row for row in files["report.csv"] if row["field"] != "file"}
     assert index["report"]["value"] == "Collection report"
     assert index["filters"]["value"] == f"{a_day}, all shifts, all tables"
