@@ -1041,7 +1041,7 @@ class DeclareSweepView(RunHandMixin, View):
         entry[f"declare_{seat}"] = hp.sweep_declared
         return _after_write(
             request,
-            hand.table,
+            hp.hand.table,  # the table the service locked, with its game, stakes and schedule
             f"Seat {seat} declared {hp.sweep_declared}; enter the 13 cards.",
             entry=entry,
         )

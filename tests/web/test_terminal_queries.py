@@ -86,3 +86,31 @@ def test_each_tap_stays_within_its_statements(
         for player_id, cents in ledger_selectors.table_chips(table=table).items():
             name = Player.objects.get(pk=player_id).name
             assert f'{name} · <span class="chips">{format_cents(cents)}</span>' in screen, name
+
+
+# The same on both databases; 17 before (the view drew with its own read of the table).
+SWEEP_QUERIES = {"postgresql": 14, "sqlite": 14}
+
+
+def test_a_sweep_declaration_stays_within_its_statements(
+    users: dict[str, Any],
+    make_table: Callable[..., Table],
+    buy_in_players: Callable[..., list[Player]],
+    django_assert_max_num_queries: Any,
+) -> None:
+    """Chinese poker: a clean sweep declared before the showdown is answered with the screen drawn
+    from the table the service locked (not the view's earlier read, whose game, stakes and schedule
+    were each read again)."""
+    table = make_table(game="chinese-poker", stakes="points-5", schedule="CP2")
+    buy_in_players(table, [1, 2, 3, 4], 10_000)
+    dealer = dealer_client(users, table)
+    screen = body(dealer.get(f"/tables/{table.number}/", headers=HX))
+    dealt = body(dealer.post(f"/tables/{table.number}/start/", dict(_FEE.findall(screen)), headers=HX))
+    found = _HAND.search(dealt)
+    assert found is not None
+    with django_assert_max_num_queries(SWEEP_QUERIES[connection.vendor]):
+        response = dealer.post(
+            f"/hands/{found.group(1)}/sweep/", {"sweep_seat": "2", "declare_2": "dragon"}, headers=HX
+        )
+    assert response.status_code == 200, body(response)
+    assert 'id="declared_2">Declared dragon' in body(response)
