@@ -30,7 +30,7 @@ from tables.models import (
     Stakes,
     Table,
 )
-from tables.services import RATE_FIELDS
+from tables.services import RATE_FIELDS, STAKES_FIELDS
 from tables.validators import integer_problem, rates_fee_warnings
 
 
@@ -102,19 +102,7 @@ class StakesCreateSerializer(serializers.ModelSerializer[Stakes]):
 
     class Meta:
         model = Stakes
-        fields = (
-            "code",
-            "structure",
-            "small_bet_cents",
-            "big_bet_cents",
-            "alt_small_bet_cents",
-            "alt_big_bet_cents",
-            "buy_in_min_cents",
-            "buy_in_max_cents",
-            "kill",
-            "point_cents",
-            "reason",
-        )
+        fields = ("code", *STAKES_FIELDS, "reason")  # what the service creates a stakes from
         # Uniqueness is the service's to check (it answers 409, not 400).
         extra_kwargs: dict[str, dict[str, Any]] = {"code": {"validators": []}}
 
