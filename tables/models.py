@@ -727,6 +727,11 @@ class HandStatus(models.TextChoices):
     def in_progress(cls) -> list[str]:
         return [cls.OPEN, cls.DEALT, cls.SHOWDOWN]
 
+    @classmethod
+    def before_showdown(cls) -> list[str]:
+        """A hand in these has no reading: the showdown that makes one moves it on for good."""
+        return [cls.OPEN, cls.DEALT]
+
 
 # The one place the allowed hand transitions are written down. A hand can be settled straight
 # from "dealt" (everyone else folded, no showdown); a misdeal can be called until settlement

@@ -483,8 +483,7 @@ class TerminalHandSerializer(serializers.Serializer[Hand]):
             hand.status == HandStatus.VOID
             and JournalTransaction.objects.filter(idempotency_key=fees_return_key(hand)).exists()
         )
-        # A reading is made by the showdown, which moves the hand on from dealt (for good).
-        if reading is None and hand.status not in (HandStatus.OPEN, HandStatus.DEALT):
+        if reading is None and hand.status not in HandStatus.before_showdown():
             reading = (
                 HandResult.objects.filter(hand=hand)
                 .select_related("submitted_by", "confirmed_by")

@@ -675,9 +675,9 @@ def _latest_hand(table: Table) -> Hand | None:
 
 
 def _submitted_entry(hand: Hand) -> dict[str, str]:
-    """The entry of the reading on record (after a reload), as the form's fields; none while the
-    hand is dealt (the showdown that makes a reading moves the hand on from dealt for good)."""
-    if hand.status == HandStatus.DEALT:
+    """The entry of the reading on record (after a reload), as the form's fields; none before the
+    showdown (``HandStatus.before_showdown``)."""
+    if hand.status in HandStatus.before_showdown():
         return {}
     submitted = HandResult.objects.filter(hand=hand).values_list("submitted", flat=True).first()
     if not isinstance(submitted, Mapping):
