@@ -24,16 +24,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from casino.core.money import format_cents
-from tables.choices import BIG_BET_STRUCTURES, Structure
+
+# The numbers are the floor's vocabulary (tables.choices): the validators' fee warnings read the
+# same minimum buy-in without importing this module.
+from tables.choices import (
+    BIG_BET_STRUCTURES,
+    LIMIT_MIN_BIG_BETS,
+    POINTS_BUY_IN,
+    POINTS_SHORT_REBUY,
+    POINTS_TO_PLAY,
+    Structure,
+)
 from tables.errors import BuyInRefused
 
 if TYPE_CHECKING:
     from tables.models import Stakes
-
-LIMIT_MIN_BIG_BETS = 10
-POINTS_BUY_IN = 20  # 004 Chinese poker rule 1
-POINTS_SHORT_REBUY = 10  # 004 Chinese poker rule 1
-POINTS_TO_PLAY = 9  # 004 Chinese poker rule 2; RULINGS §3
 
 
 def _round_up(cents: int, chip: int) -> int:

@@ -9,6 +9,13 @@ MAX_SEATS = 10  # the largest table 004 deals (its fee bands stop at 10 players)
 MIN_PLAYERS = 2  # no hand is dealt to fewer than two players
 MAX_RATES_PER_TABLE = 5  # 004 Chinese poker collection procedure; RULINGS §3 and §6
 
+# The chip rules' numbers (:mod:`tables.chip_rules` applies them; the validators' fee warnings
+# measure a fee against the same minimum buy-in, so both read them here).
+LIMIT_MIN_BIG_BETS = 10  # a limit table's minimum buy-in, when its stakes state none
+POINTS_BUY_IN = 20  # 004 Chinese poker rule 1
+POINTS_SHORT_REBUY = 10  # 004 Chinese poker rule 1
+POINTS_TO_PLAY = 9  # 004 Chinese poker rule 2; RULINGS §3
+
 
 class GameKind(models.TextChoices):
     POT = "pot", "Pot game"
@@ -68,3 +75,26 @@ class MisdealReason(models.TextChoices):
     SIX_CARDS = "six_cards", "Six cards dealt to two players (004 lowball 13)"
     EXPOSED_UP = "exposed_up", "More than one card exposed face up by the dealer (004 lowball 13)"
     OTHER = "other", "Other (say what happened)"
+
+
+class HandStatus(models.TextChoices):
+    """Where a hand stands (the moves allowed between them: :data:`tables.models.HAND_TRANSITIONS`).
+
+    Here rather than beside :class:`tables.models.Hand`: a table asks for its hand in progress by
+    these, and the hand's model points at the table's.
+    """
+
+    OPEN = "open", "Open"  # created, fees due; cards not yet dealt
+    DEALT = "dealt", "Dealt"
+    SHOWDOWN = "showdown", "Showdown"
+    SETTLED = "settled", "Settled"
+    VOID = "void", "Void"  # misdeal: nothing settled, fees returned unless the table keeps them
+
+    @classmethod
+    def in_progress(cls) -> list[str]:
+        return [cls.OPEN, cls.DEALT, cls.SHOWDOWN]
+
+    @classmethod
+    def before_showdown(cls) -> list[str]:
+        """A hand in these has no reading: the showdown that makes one moves it on for good."""
+        return [cls.OPEN, cls.DEALT]

@@ -25,11 +25,12 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from casino.core.money import format_cents
-from tables.chip_rules import LIMIT_MIN_BIG_BETS, POINTS_BUY_IN
 from tables.choices import (
     BIG_BET_STRUCTURES,
+    LIMIT_MIN_BIG_BETS,
     MAX_RATES_PER_TABLE,
     MIN_PLAYERS,
+    POINTS_BUY_IN,
     GameKind,
     KillType,
     Payer,

@@ -1,0 +1,103 @@
+"""The floor model: games, stakes, collection schedules, tables, seats, players, hands.
+
+Money is integer cents everywhere (``BigIntegerField``, fields ending in ``_cents``); never
+floats. Every status or kind is a ``TextChoices``. State changes go through
+:mod:`tables.services`; models only validate themselves and answer questions about their data.
+
+House data (games, stakes, the collection schedules of seed 004) is loaded from
+``tables/data/house_data.json`` by ``manage.py load_house_data``; each of those models has a
+natural key (``slug`` or ``code``).
+
+Collection schedules are versioned: rates hang off a :class:`CollectionScheduleVersion` that
+takes effect from ``effective_from`` and is never rewritten once in force, so the fee of a hand
+can be looked up "as in force at time T" (:meth:`CollectionSchedule.version_at`).
+
+One module per concept, all of the ``tables`` app (same labels, tables and migrations as when
+they were one module); import the models from here, ``from tables.models import Table``:
+
+* ``base``: the natural-key model and manager;
+* ``games``: :class:`Game`; ``stakes``: :class:`Stakes`;
+* ``schedules``: :class:`CollectionSchedule`, its versions and their rates;
+* ``tables``: :class:`TableStatus`, :class:`Table`, :class:`Seat`, :class:`ButtonState`;
+* ``players``: :class:`Player`, :class:`Seating`;
+* ``dealers``: :class:`DealerShift`;
+* ``hands``: :data:`HAND_TRANSITIONS`, :class:`Hand`, :class:`HandPlayer` (the statuses,
+  :class:`HandStatus`, are in :mod:`tables.choices` with the floor's other choices);
+* ``history``: :class:`ConfigAction`, :class:`ConfigChange`;
+* ``money``: :class:`ChipMovementKind`, :class:`ChipMovement`, :class:`ReadingStatus`,
+  :class:`HandResult`;
+* ``idempotency``: :class:`IdempotentRequest`.
+
+The floor's choices and limits (:mod:`tables.choices`) are re-exported here as well.
+"""
+
+from __future__ import annotations
+
+from casino.core.money import format_cents
+from tables.choices import (
+    BIG_BET_STRUCTURES,
+    MAX_RATES_PER_TABLE,
+    MAX_SEATS,
+    MIN_PLAYERS,
+    POT_GAME_STRUCTURES,
+    GameKind,
+    HandStatus,
+    KillType,
+    MisdealReason,
+    Payer,
+    RateStructure,
+    Structure,
+)
+from tables.models.base import NaturalKeyManager, NaturalKeyModel
+from tables.models.dealers import DealerShift
+from tables.models.games import Game
+from tables.models.hands import HAND_TRANSITIONS, Hand, HandPlayer
+from tables.models.history import AppendOnlyQuerySet, ConfigAction, ConfigChange
+from tables.models.idempotency import IdempotentRequest
+from tables.models.money import ChipMovement, ChipMovementKind, HandResult, ReadingStatus
+from tables.models.players import Player, Seating, SeatingQuerySet
+from tables.models.schedules import CollectionRate, CollectionSchedule, CollectionScheduleVersion
+from tables.models.stakes import Stakes
+from tables.models.tables import ButtonState, Seat, Table, TableStatus
+
+__all__ = [
+    "BIG_BET_STRUCTURES",
+    "HAND_TRANSITIONS",
+    "MAX_RATES_PER_TABLE",
+    "MAX_SEATS",
+    "MIN_PLAYERS",
+    "POT_GAME_STRUCTURES",
+    "AppendOnlyQuerySet",
+    "ButtonState",
+    "ChipMovement",
+    "ChipMovementKind",
+    "CollectionRate",
+    "CollectionSchedule",
+    "CollectionScheduleVersion",
+    "ConfigAction",
+    "ConfigChange",
+    "DealerShift",
+    "Game",
+    "GameKind",
+    "Hand",
+    "HandPlayer",
+    "HandResult",
+    "HandStatus",
+    "IdempotentRequest",
+    "KillType",
+    "MisdealReason",
+    "NaturalKeyManager",
+    "NaturalKeyModel",
+    "Payer",
+    "Player",
+    "RateStructure",
+    "ReadingStatus",
+    "Seat",
+    "Seating",
+    "SeatingQuerySet",
+    "Stakes",
+    "Structure",
+    "Table",
+    "TableStatus",
+    "format_cents",
+]

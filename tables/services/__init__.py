@@ -1,0 +1,121 @@
+"""Floor services: every change to tables, seats, players, hands and configuration.
+
+Conventions (HackSoft style):
+
+* keyword-only arguments; ``by`` is the user acting (None for the system, e.g. a loader);
+* each function runs in one ``transaction.atomic()`` and takes row locks (``select_for_update``
+  on the table, or the hand) before it reads the state it decides on, so two concurrent calls
+  serialise instead of racing; database constraints are the backstop;
+* failures raise a :mod:`tables.errors` exception and change nothing;
+* configuration changes (games, stakes, tables, schedules) append a
+  :class:`tables.models.ConfigChange` in the same transaction.
+
+Views, forms, serializers and the admin only translate input and output and call these.
+
+One module per concept; this package re-exports the public names, so ``tables.services.X`` is the
+name to call from outside the floor:
+
+* ``common``: who acts (``User``, ``acting_user``), the reason a change needs, typed-text checks;
+* ``locks``: the row locks (``lock_table``, ``lock_buttons``, ``lock_tables_for_move``) and the
+  refusal while a hand is in progress;
+* ``players``: create, update, delete a player;
+* ``stakes``: create stakes (``STAKES_FIELDS``);
+* ``tables``: create, configure (seats added or removed), open, close a table;
+* ``seating``: seat, unseat, and the floor's part of a move (``move_seating_locked``);
+* ``hands``: the floor's part of a deal (``next_hand_number``, ``game_for_hand``,
+  ``start_locked``), a hand's status (``move_hand``), a misdeal (``check_misdeal_reason``,
+  ``void_hand``), the pot's result and the kill state (``record_pot_result_locked``);
+* ``schedules``: collection rates built and checked (``RATE_FIELDS``, ``build_rates``), schedules
+  created, revised, renamed, and their snapshots;
+* ``schedule_preview``: what a revision would change, before it is saved (``preview_revision``,
+  ``rate_changes``, ``RevisionPreview``);
+* ``dealers``: clock in and out, who is on duty, who may run a table's hands.
+
+The modules import one another only downwards (``common`` and ``locks`` at the bottom; ``seating``
+uses ``hands``' kill state; ``schedule_preview`` uses ``schedules``' checks): no cycle.
+"""
+
+from __future__ import annotations
+
+from tables.services.common import User, acting_user
+from tables.services.dealers import check_runs_hands, clock_in, clock_out, dealer_on_duty, may_run_any_table
+from tables.services.hands import (
+    check_misdeal_reason,
+    game_for_hand,
+    move_hand,
+    next_hand_number,
+    record_pot_result_locked,
+    start_locked,
+    void_hand,
+)
+from tables.services.locks import lock_buttons, lock_table, lock_tables_for_move
+from tables.services.players import create_player, delete_player, update_player
+from tables.services.schedule_preview import (
+    NO_RATE,
+    FeeChange,
+    RevisionPreview,
+    TableFeeChanges,
+    band_label,
+    preview_revision,
+    rate_changes,
+)
+from tables.services.schedules import (
+    RATE_FIELDS,
+    build_rates,
+    check_effective_from,
+    check_rates_against_tables,
+    create_schedule,
+    rename_schedule,
+    revise_schedule,
+    schedule_snapshot_at,
+)
+from tables.services.seating import move_seating_locked, seat_player, unseat_player
+from tables.services.stakes import STAKES_FIELDS, create_stakes
+from tables.services.tables import close_table, configure_table, create_table, open_table
+
+__all__ = [
+    "NO_RATE",
+    "RATE_FIELDS",
+    "STAKES_FIELDS",
+    "FeeChange",
+    "RevisionPreview",
+    "TableFeeChanges",
+    "User",
+    "acting_user",
+    "band_label",
+    "build_rates",
+    "check_effective_from",
+    "check_misdeal_reason",
+    "check_rates_against_tables",
+    "check_runs_hands",
+    "clock_in",
+    "clock_out",
+    "close_table",
+    "configure_table",
+    "create_player",
+    "create_schedule",
+    "create_stakes",
+    "create_table",
+    "dealer_on_duty",
+    "delete_player",
+    "game_for_hand",
+    "lock_buttons",
+    "lock_table",
+    "lock_tables_for_move",
+    "may_run_any_table",
+    "move_hand",
+    "move_seating_locked",
+    "next_hand_number",
+    "open_table",
+    "preview_revision",
+    "rate_changes",
+    "record_pot_result_locked",
+    "rename_schedule",
+    "revise_schedule",
+    "schedule_snapshot_at",
+    "seat_player",
+    "start_locked",
+    "unseat_player",
+    "update_player",
+    "void_hand",
+]
