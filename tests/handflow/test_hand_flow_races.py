@@ -175,7 +175,7 @@ def test_a_rebuy_racing_the_deal_is_either_in_the_stack_or_refused(table: Table)
 def test_a_connection_dropped_mid_settlement_leaves_nothing_half_posted(
     table: Table, monkeypatch: pytest.MonkeyPatch, where: str, users: dict[str, AbstractBaseUser]
 ) -> None:
-    from ledger import services as ledger_services
+    from ledger.services import posting as ledger_posting
 
     hand = read_hand(table)
     floor_services.clock_in(table=table, dealer=users["dealer"], by=users["dealer"])
@@ -190,7 +190,7 @@ def test_a_connection_dropped_mid_settlement_leaves_nothing_half_posted(
             cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
 
     if where == "mid-posting":  # the entries are written, the balances not yet
-        monkeypatch.setattr(ledger_services, "_apply_balances", lambda lines: drop())
+        monkeypatch.setattr(ledger_posting, "_apply_balances", lambda lines: drop())
     else:  # the posting is complete, the hand not yet settled
         move = services.move_hand
 

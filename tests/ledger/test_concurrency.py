@@ -18,6 +18,7 @@ from django.db import DatabaseError, connection, connections, transaction
 from ledger import selectors, services
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientChips, InvalidPosting
 from ledger.models import Entry, JournalTransaction
+from ledger.services import posting
 from ledger.shifts import Shift, ShiftCode
 from ledger.verification import verify_ledger
 from tables.models import Hand, Player, Table
@@ -235,7 +236,7 @@ def test_a_connection_dropped_mid_posting_leaves_nothing_half_posted(
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
 
-    monkeypatch.setattr(services, "_apply_balances", drop_connection)
+    monkeypatch.setattr(posting, "_apply_balances", drop_connection)
     outcomes = run_together(
         lambda _: services.cash_out(
             table=table, player=alice, amount=400, user=None, idempotency_key="dropped"
@@ -267,7 +268,7 @@ def test_a_failure_after_the_entries_are_written_leaves_nothing_half_posted(
         assert Entry.objects.filter(transaction__idempotency_key="boom").count() == 2
         raise RuntimeError("power cut")
 
-    monkeypatch.setattr(services, "_apply_balances", fail)
+    monkeypatch.setattr(posting, "_apply_balances", fail)
     with pytest.raises(RuntimeError, match="power cut"):
         services.post_payments(
             table=table, hand=hand, payments=[(alice, bob, 300)], user=None, idempotency_key="boom"
@@ -293,7 +294,7 @@ def test_a_floor_service_holding_its_table_and_a_cash_out_do_not_deadlock(
     services.house_account(table=table, shift=SHIFT)
     cash_out_has_accounts = threading.Event()
     floor_has_table = threading.Event()
-    apply_balances = services._apply_balances
+    apply_balances = posting._apply_balances
 
     def slow_apply(lines: Any) -> None:
         if threading.current_thread().name == "cash-out":
@@ -302,7 +303,7 @@ def test_a_floor_service_holding_its_table_and_a_cash_out_do_not_deadlock(
             floor_has_table.wait(timeout=1.5)
         apply_balances(lines)
 
-    monkeypatch.setattr(services, "_apply_balances", slow_apply)
+    monkeypatch.setattr(posting, "_apply_balances", slow_apply)
     outcomes: dict[str, object] = {}
 
     def cash_out() -> None:

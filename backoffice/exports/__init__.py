@@ -1,0 +1,63 @@
+"""Exports of the reports: CSV (the canonical export) and PDF (reportlab), and the service that
+builds a requested export in the background.
+
+A report is one or more tables of data (``Section``, ``sections``), laid out per report
+(``layouts``: one module per report, as in ``backoffice/reports/``). Its CSV export
+(``csv_writer``) is one CSV file per table: a report of one table downloads as that CSV; a report
+of several as a zip of them, with ``report.csv`` naming the report, its filters, the software
+version and each file (:func:`export_file`). Money columns are named ``..._dollars`` and hold plain
+decimal numbers (``12.50``); sections name them ``..._cents`` and hold integer cents, which the
+writers turn into dollars. The export is deterministic: the same figures under the same filters and
+software version give the same bytes (no generation time; the zip's entries carry a fixed date), so
+its sha256, printed on every report page and in every PDF, identifies the data.
+
+A PDF (``pdf_writer``, laid out by ``backoffice.pdf``) can't hold its own checksum: it prints the
+sha256 of the CSV export of the same report, and the PDF's own sha256 is recorded on its
+``ReportExport`` row (and sent as ``X-Content-SHA256``).
+
+``building`` builds a report from stored parameters and gives its file and download response;
+``jobs`` records an export request and builds it in the background.
+
+A shift close seals the same export (:func:`with_download_sha` with the signed anchor as two more
+tables, ``anchor_sections``): its zip is stored on the ``ShiftClose`` and ``manage.py
+verify_anchors`` reads the anchor's files back from it.
+
+The names below are the ones the rest of the project uses, as ``backoffice.exports.<name>``.
+"""
+
+from __future__ import annotations
+
+from backoffice.exports.building import (
+    build_report,
+    content_type_of,
+    download_response,
+    filename_for,
+    render,
+    render_file,
+)
+from backoffice.exports.csv_writer import csv_cell, export_file, with_download_sha
+from backoffice.exports.jobs import build_export, request_export
+from backoffice.exports.layouts import anchor_sections, sections_of
+from backoffice.exports.pdf_writer import pdf_parts, to_pdf
+from backoffice.exports.sections import dollars
+from backoffice.reports.common import ReportFilterError
+
+__all__ = [
+    "ReportFilterError",
+    "anchor_sections",
+    "build_export",
+    "build_report",
+    "content_type_of",
+    "csv_cell",
+    "dollars",
+    "download_response",
+    "export_file",
+    "filename_for",
+    "pdf_parts",
+    "render",
+    "render_file",
+    "request_export",
+    "sections_of",
+    "to_pdf",
+    "with_download_sha",
+]

@@ -1,0 +1,53 @@
+"""The integrity report's tables (``backoffice.reports.integrity``) and a signed anchor's two
+(``ledger.anchors``), which a shift close seals too."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from backoffice.exports.sections import Section, _section
+from backoffice.reports import integrity
+from ledger import anchors
+
+
+def integrity_sections(report: integrity.IntegrityReport) -> list[Section]:
+    return [
+        _section(
+            "Checks",
+            ["check", "ok", "detail"],
+            ([c.name, "yes" if c.ok else "NO", c.detail] for c in report.checks),
+        ),
+        _section(
+            "Problems",
+            ["code", "message"],
+            ([p["code"], p["message"]] for p in report.ledger.get("problems", [])),
+        ),
+        _section(
+            f"Database triggers ({report.guards.vendor})",
+            ["table", "trigger", "present", "enabled"],
+            (
+                [t.table, t.trigger, "yes" if t.present else "NO", "yes" if t.enabled else "NO"]
+                for t in report.guards.triggers
+            ),
+        ),
+        _section(
+            "Edits tried (each rolled back)",
+            ["probe", "outcome", "detail"],
+            ([p.probe, p.outcome, p.detail] for p in report.guards.probes),
+        ),
+        _section("Notes", ["note"], ([note] for note in report.guards.notes)),
+        *anchor_sections(report.anchors),
+    ]
+
+
+def anchor_sections(document: Mapping[str, Any]) -> list[Section]:
+    """A signed anchor (``ledger.anchors``) as two tables, the chain heads and the signature: two
+    files of the report's zip, which ``manage.py verify_anchors`` reads back; none for an empty
+    document (a record from before anchors)."""
+    if not document:
+        return []
+    return [
+        _section(anchors.HEADS_TITLE, anchors.HEADS_HEADERS, anchors.heads_rows(document)),
+        _section(anchors.SIGNATURE_TITLE, anchors.SIGNATURE_HEADERS, anchors.signature_rows(document)),
+    ]

@@ -1,0 +1,60 @@
+"""A player statement's tables (``backoffice.reports.statement``)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from backoffice.exports.sections import Section, _section
+from backoffice.reports import statement
+from backoffice.reports.common import fmt_local
+
+
+def statement_sections(report: statement.PlayerStatement) -> list[Section]:
+    totals = dataclasses.asdict(report.totals)
+    return [
+        _section(
+            "Player",
+            ["player_id", "player", "member_number", "opening_cents", "closing_cents"],
+            [
+                [
+                    report.player_id,
+                    report.player,
+                    report.member_number,
+                    report.opening_cents,
+                    report.closing_cents,
+                ]
+            ],
+        ),
+        _section("Totals", [f"{key}_cents" for key in totals], [list(totals.values())]),
+        _section(
+            "Postings",
+            [
+                "transaction_id",
+                "at",
+                "shift",
+                "kind",
+                "table",
+                "hand_id",
+                "memo",
+                "amount_cents",
+                "chips_after_cents",
+                "table_chips_after_cents",
+            ],
+            (
+                [
+                    line.transaction_id,
+                    fmt_local(line.at),
+                    line.shift,
+                    line.kind,
+                    line.table_number,
+                    line.hand_id or "",
+                    line.memo,
+                    line.amount_cents,
+                    line.running_cents,
+                    line.table_running_cents,
+                ]
+                for line in report.lines
+            ),
+            totals=["amount_cents"],
+        ),
+    ]

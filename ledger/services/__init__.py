@@ -1,0 +1,57 @@
+"""The ledger's write side: every posting goes through here (HackSoft-style services).
+
+Contract shared by every service below:
+
+* Keyword-only arguments; amounts are ``int`` cents (``bool``, ``float``, ``Decimal`` refused).
+* One ``transaction.atomic()`` each: a service either posts everything or nothing. Any ``LedgerError``
+  (see ``ledger.errors``) means nothing was written. Called inside a caller's ``atomic()`` it joins
+  that transaction (as a savepoint), so a flow can post fees and update its own rows at once.
+* Exactly once: a call with an ``idempotency_key`` already used for the same request returns the
+  first transaction (``was_replayed=True`` on it) and posts nothing; the same key with a different
+  request raises ``IdempotencyConflict``. This holds under concurrency.
+* Money integrity only: table rules (buy-in ranges, who may rebuy, when) belong to the callers.
+* One lock order, the same in every posting (deadlock-free by construction): ``locks``.
+
+The modules: ``accounts`` (the accounts, created on first use), ``validation`` (the checks that
+need no database), ``locks`` (the lock order), ``posting`` (:func:`post` and the core every service
+posts through), ``reversal``, ``chips`` (buy-in, rebuy, cash-out, table change), ``hand_money``
+(a hand's fees and its settlement). Callers use the names below, as ``ledger.services.<name>``.
+"""
+
+from __future__ import annotations
+
+from ledger.services.accounts import (
+    cage_account,
+    house_account,
+    insert_unless_conflict,
+    player_account,
+    pot_account,
+)
+from ledger.services.chips import buy_in, cash_out, rebuy, transfer_chips
+from ledger.services.hand_money import award_pot, collect_fees, post_payments
+from ledger.services.posting import post
+from ledger.services.reversal import reverse
+from ledger.services.validation import MAX_AMOUNT, MAX_ENTRIES, EntryLine
+from ledger.verification import LedgerReport, verify_ledger
+
+__all__ = [
+    "MAX_AMOUNT",
+    "MAX_ENTRIES",
+    "EntryLine",
+    "LedgerReport",
+    "award_pot",
+    "buy_in",
+    "cage_account",
+    "cash_out",
+    "collect_fees",
+    "house_account",
+    "insert_unless_conflict",
+    "player_account",
+    "post",
+    "post_payments",
+    "pot_account",
+    "rebuy",
+    "reverse",
+    "transfer_chips",
+    "verify_ledger",
+]
