@@ -3,7 +3,7 @@
 from rest_framework.routers import DefaultRouter
 
 from web import floor_api as api
-from web import terminal_api
+from web.terminal import api as terminal_api
 
 router = DefaultRouter()
 router.register("games", api.GameViewSet, basename="game")

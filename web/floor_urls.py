@@ -2,8 +2,9 @@
 
 from django.urls import path
 
-from web import floor_views, terminal_views
+from web import floor_views
 from web.home_views import HomeView
+from web.terminal import views as terminal_views
 
 app_name = "tables"
 

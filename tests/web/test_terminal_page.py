@@ -24,7 +24,8 @@ from ledger.models import JournalTransaction
 from tables import services as floor
 from tables.models import Game, Hand, HandPlayer, HandResult, HandStatus, Player, Table
 from web.floor_forms import entry_from_submitted, showdown_from_post
-from web.terminal_views import PANEL_HEADER, bad_fields
+from web.terminal.entry import bad_fields
+from web.terminal.views import PANEL_HEADER
 
 HX = {"HX-Request": "true"}
 

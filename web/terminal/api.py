@@ -33,7 +33,7 @@ from web.floor_api import _input, _table
 from web.floor_serializers import ErrorSerializer, MisdealSerializer
 from web.idempotency import IDEMPOTENCY_HEADER, idempotent, ledger_key
 from web.permissions import ActionPermissionMixin
-from web.terminal_serializers import (
+from web.terminal.serializers import (
     BuyInSerializer,
     CashOutSerializer,
     ChipMovementSerializer,

@@ -1,0 +1,580 @@
+"""The dealer terminal's screen, read once per tap: :func:`terminal_screen` returns a
+:class:`TerminalScreen`, everything ``templates/tables/_terminal.html`` and its partials draw.
+
+A selector: it reads (the table's latest hand, who is on duty, the fee preview, the buttons, the
+reading on record) and writes nothing. Its statements are counted per tap
+(``tests/web/test_terminal_queries.py``): what a service just wrote and returned is passed in, so
+it isn't read again.
+
+The screen is typed (frozen dataclasses) but for the hand in progress, which stays the terminal
+serializer's dict (:meth:`web.terminal.serializers.TerminalHandSerializer.from_hand`): the API
+answers with the same data, and the reading panel's words are made from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any, Protocol
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q
+from django.utils.safestring import SafeString
+
+from casino.core.errors import DomainError
+from handflow import services as hand_flow
+from handflow.services import DealPlan
+from ledger.models import JournalTransaction
+from poker.showdown import POT_GAMES
+from tables import services as floor
+from tables.models import (
+    ButtonState,
+    DealerShift,
+    Game,
+    GameKind,
+    Hand,
+    HandResult,
+    HandStatus,
+    KillType,
+    MisdealReason,
+    Table,
+    format_cents,
+)
+from web.floor_forms import BOARD_FIELDS, SWEEP_CHOICES, cents_to_dollars, entry_from_submitted
+from web.terminal.entry import MAX_BOARDS, CardField, NextHandChoice, Refusal, card_grid
+from web.terminal.presenters import ReadingView, SeatNet, game_note, limits_text, reading_view
+from web.terminal.serializers import TerminalHandSerializer
+
+# --- The screen's parts ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KillBanner:
+    """The kill state in the strip: the seat that kills (or holds the kill button), whether this
+    hand (or the next) is a kill hand, its blind and its raised limits."""
+
+    seat: int
+    is_kill_hand: bool
+    blind_cents: int | None
+    pct: int
+    limits: str
+
+
+@dataclass(frozen=True)
+class SeatBeforeDeal:
+    """A seat between hands: who sits there, chips, the next hand's button, the fee, whether dealt
+    in and why not."""
+
+    seat: int
+    player_name: str
+    chips_cents: int | None
+    is_button: bool
+    is_kill: bool
+    fee_cents: int | None
+    position: int | None
+    left_out: str
+    rotates_out: bool
+    sits_out: bool
+
+
+@dataclass(frozen=True)
+class PadKey:
+    """A key of the put-in pad: it adds ``cents`` to the put-in being entered."""
+
+    cents: int
+    label: str
+
+
+@dataclass(frozen=True)
+class SeatEntry:
+    """A seat of the showdown entry: its card fields and what was entered, the put-in it starts
+    from (``base_cents``), its taps (folded, surrendered...) and its clean sweep declared."""
+
+    seat: int
+    player_name: str
+    chips_cents: int
+    is_button: bool
+    is_kill: bool
+    base_cents: int
+    fields: tuple[CardField, ...]
+    put_in: str
+    put_in_bad: bool
+    after_draw: str
+    after_draw_bad: bool
+    folded: bool
+    checked_seven: bool
+    declare: str
+    declared: str
+    declared_at: datetime | None
+    surrender: bool
+    fouled: bool
+
+
+@dataclass(frozen=True)
+class ShowdownEntry:
+    """The showdown panel: the board(s), each seat's entry, the card grid and the put-in pad."""
+
+    is_pot: bool
+    boards: tuple[CardField, ...]
+    seats: tuple[SeatEntry, ...]
+    called: str
+    active: str
+    pad_target: str
+    grid: SafeString
+    joker: bool
+    lowball: bool
+    chinese: bool
+    pad: tuple[PadKey, ...]
+    chip_cents: int
+
+
+@dataclass(frozen=True)
+class LastHand:
+    """The hand just finished, summed up between hands: each seat's chips change, or the misdeal
+    (and whether its fees went back)."""
+
+    number: int
+    status: str
+    void_reason: str
+    fees_returned: bool
+    net: tuple[SeatNet, ...]
+    game: str
+
+
+@dataclass(frozen=True)
+class HandInProgress:
+    """The screen during a hand: the hand (the terminal serializer's dict), the game played, the
+    showdown entry, the reading to confirm, the kill."""
+
+    hand: dict[str, Any]
+    game: Game
+    entry: ShowdownEntry
+    reading: ReadingView | None
+    kill: KillBanner | None
+
+
+@dataclass(frozen=True)
+class BetweenHands:
+    """The screen between hands: the fee preview (or why there is none), the choice made, the seats,
+    the games of dealer's choice, the boards of Taiwanese poker, the kill, the hand just finished."""
+
+    plan: DealPlan | None
+    plan_error: str
+    choice: NextHandChoice
+    seats: tuple[SeatBeforeDeal, ...]
+    games: tuple[Game, ...]
+    game_note: str
+    taiwanese: bool
+    board_choices: range
+    kill: KillBanner | None
+    last: LastHand | None
+
+
+@dataclass(frozen=True)
+class TerminalScreen:
+    """Everything the screen shows: the table, who is clocked in and who may do what, the refusal
+    and notices, and either the hand in progress or the next hand (``part``)."""
+
+    table: Table
+    down: DealerShift | None
+    on_duty_is_me: bool
+    can_run: bool
+    runs_any: bool
+    may_deal: bool
+    can_manage: bool
+    refusal: Refusal | None
+    misdeal_reasons: Sequence[tuple[Any, str]]
+    sweeps: Sequence[tuple[str, str]]
+    is_chinese: bool
+    notices: tuple[tuple[str, str], ...]
+    #: The dealers a floor manager may clock in (read between hands, for whoever runs any table).
+    dealers: tuple[User, ...] | None
+    part: HandInProgress | BetweenHands
+
+    @property
+    def in_progress(self) -> bool:
+        return isinstance(self.part, HandInProgress)
+
+    def template_context(self) -> dict[str, Any]:
+        """The screen as the templates read it: its fields and its part's, by name (shallow: the
+        parts stay objects, which the templates read by attribute)."""
+        context = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "part"}
+        context |= {f.name: getattr(self.part, f.name) for f in fields(self.part)}
+        context["in_progress"] = self.in_progress
+        return context
+
+
+# --- Reading the parts ------------------------------------------------------------------------------------
+
+
+class SeatChips(Protocol):
+    """A seated player's chips, as the fee preview and the table's chips both give them."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def player_name(self) -> str: ...
+
+    @property
+    def chips_cents(self) -> int: ...
+
+
+def pad_amounts(table: Table) -> tuple[PadKey, ...]:
+    """The put-in pad's keys: at a limit table the small and big bet, then whole chips of the table
+    (1, 5, 25, 100 of them); each adds its amount to the put-in being entered."""
+    chip = table.chip_unit_cents
+    stakes = table.stakes
+    bets = [
+        (cents, f"{format_cents(cents)} {what}")
+        for cents, what in ((stakes.small_bet_cents, "small bet"), (stakes.big_bet_cents, "big bet"))
+        if cents
+    ]
+    chips = [(n * chip, format_cents(n * chip)) for n in (1, 5, 25, 100) if n * chip not in dict(bets)]
+    return tuple(PadKey(cents, label) for cents, label in bets + chips)
+
+
+def _dealers_choice_games() -> tuple[Game, ...]:
+    return tuple(Game.objects.filter(kind=GameKind.POT, is_dealers_choice=False, is_active=True))
+
+
+def seats_before_deal(
+    table: Table,
+    chips: Iterable[SeatChips],
+    buttons: ButtonState | None,
+    plan: DealPlan | None,
+    choice: NextHandChoice,
+) -> tuple[SeatBeforeDeal, ...]:
+    """Every seat of the table for the next hand: who sits there, chips, the button (the next
+    hand's, as the fees are taken from it), the fee, whether dealt in and why not."""
+    by_seat = {row.seat: row for row in chips if row.seat is not None}
+    dealt = {d.seat: d for d in plan.dealt} if plan is not None else {}
+    left_out = {o.seat: o for o in plan.left_out} if plan is not None else {}
+    button: int | None
+    if plan is not None:
+        button = plan.button
+    else:
+        button = buttons.button_seat.number if buttons is not None and buttons.button_seat else None
+    kill = buttons.kill_seat.number if buttons is not None and buttons.kill_seat else None
+    sitting_round = (
+        buttons.sitting_out_seat.number if buttons is not None and buttons.sitting_out_seat else None
+    )
+    rows = []
+    for number in range(1, table.seat_count + 1):
+        row = by_seat.get(number)
+        out = left_out.get(number)
+        rows.append(
+            SeatBeforeDeal(
+                seat=number,
+                player_name=row.player_name if row else "",
+                chips_cents=row.chips_cents if row else None,
+                is_button=number == button,
+                is_kill=number == kill,
+                fee_cents=dealt[number].fee_cents if number in dealt else None,
+                position=dealt[number].position if number in dealt else None,
+                left_out=out.detail if out else "",
+                rotates_out=bool(out and out.reason == "rotates_out")
+                or (plan is None and number == sitting_round),
+                sits_out=number in choice.sit_out,
+            )
+        )
+    return tuple(rows)
+
+
+def showdown_entry(
+    *,
+    table: Table,
+    hand: Mapping[str, Any],
+    game: Game,
+    values: Mapping[str, str],
+    bad: set[str],
+) -> ShowdownEntry:
+    """The showdown panel: the board(s) and each seat's fields with what was entered, the put-in
+    each seat starts from (what the flow knows: the kill seat's kill blind; nothing else is known
+    before the dealer says it), the sweeps on record, and the keys of the card grid."""
+    spec = POT_GAMES.get(game.slug)
+    order = 0
+    boards: list[CardField] = []
+
+    def card_field(name: str, label: str, count: int, where: str) -> CardField:
+        nonlocal order
+        order += 1
+        return CardField(name, label, count, values.get(name, ""), name in bad, order, where)
+
+    if spec is not None and spec.board:
+        boards.append(card_field("board", "Board", spec.board, "the board"))
+    elif game.slug == "taiwanese-poker":
+        for i in range(hand.get("boards") or 1):
+            label = "Board" if i == 0 else f"Board {i + 1}"
+            boards.append(card_field(BOARD_FIELDS[i], label, 5, label.lower()))
+    kill_seat, kill_blind = hand.get("kill_seat"), hand.get("kill_blind_cents")
+    seats = []
+    for p in hand["players"]:
+        seat = p["seat_number"]
+        where = f"seat {seat}"
+        declared = p.get("sweep_declared") or ""
+        declare = values.get(f"declare_{seat}", declared)
+        seat_fields: list[CardField] = []
+        if spec is not None:
+            seat_fields.append(card_field(f"cards_{seat}", "Cards", spec.hole, where))
+        elif game.slug == "chinese-poker":
+            if declare:
+                seat_fields.append(card_field(f"cards_{seat}", "13 cards", 13, where))
+            else:
+                for row, count in (("front", 3), ("middle", 5), ("back", 5)):
+                    seat_fields.append(card_field(f"{row}_{seat}", row.title(), count, where))
+        else:
+            for row, count in (("top", 1), ("middle", 2), ("bottom", 4)):
+                seat_fields.append(card_field(f"{row}_{seat}", row.title(), count, where))
+        base = min(kill_blind if seat == kill_seat and kill_blind else 0, p["chips_cents"])
+        put_in = values.get(f"put_in_{seat}")
+        seats.append(
+            SeatEntry(
+                seat=seat,
+                player_name=p["player_name"],
+                chips_cents=p["chips_cents"],
+                is_button=p["is_button"],
+                is_kill=seat == kill_seat,
+                base_cents=base,
+                fields=tuple(seat_fields),
+                put_in=put_in if put_in is not None else (cents_to_dollars(base) if base else ""),
+                put_in_bad=f"put_in_{seat}" in bad,
+                after_draw=values.get(f"after_draw_{seat}", ""),
+                after_draw_bad=f"after_draw_{seat}" in bad,
+                folded=bool(values.get(f"folded_{seat}")),
+                checked_seven=bool(values.get(f"checked_seven_{seat}")),
+                declare=declare,
+                declared=declared,
+                declared_at=p.get("sweep_declared_at"),
+                surrender=bool(values.get(f"surrender_{seat}")),
+                fouled=bool(values.get(f"fouled_{seat}")),
+            )
+        )
+    return ShowdownEntry(
+        is_pot=game.kind == GameKind.POT,
+        boards=tuple(boards),
+        seats=tuple(seats),
+        called=values.get("called", ""),
+        active=values.get("active", ""),
+        pad_target=values.get("pad", ""),
+        grid=card_grid(joker=bool(hand.get("joker"))),
+        joker=bool(hand.get("joker")),
+        lowball=game.slug == "lowball",
+        chinese=game.slug == "chinese-poker",
+        pad=pad_amounts(table) if game.kind == GameKind.POT else (),
+        chip_cents=table.chip_unit_cents,
+    )
+
+
+def hand_kill(table: Table, hand: Mapping[str, Any]) -> KillBanner | None:
+    """The kill of the hand in progress (the terminal serializer's dict), or None without one."""
+    if not hand.get("kill_seat"):
+        return None
+    pct = hand["kill_multiplier_pct"]
+    return KillBanner(
+        seat=hand["kill_seat"],
+        is_kill_hand=True,
+        blind_cents=hand.get("kill_blind_cents"),
+        pct=pct,
+        limits=limits_text(table, pct),
+    )
+
+
+def next_kill(table: Table, buttons: ButtonState | None, plan: DealPlan | None) -> KillBanner | None:
+    """Who holds the kill button, and whether the next hand is a kill hand (its blind, the raised
+    limits): the plan says so when the kill seat is dealt in."""
+    holder = buttons.kill_seat.number if buttons is not None and buttons.kill_seat else None
+    if holder is None:
+        return None
+    is_kill = plan is not None and plan.kill_seat is not None
+    pct = plan.kill_multiplier_pct if plan is not None and is_kill else 100
+    return KillBanner(
+        seat=holder,
+        is_kill_hand=is_kill,
+        blind_cents=plan.kill_blind_cents if plan is not None and is_kill else None,
+        pct=pct,
+        limits=limits_text(table, pct) if is_kill else "",
+    )
+
+
+def last_hand(hand: Hand, reading: HandResult | None) -> LastHand | None:
+    """The hand just finished, as the screen sums it up: each seat's chips change, or the misdeal
+    (and whether its fees went back). ``reading``: the settled reading when the caller has it."""
+    if hand.status not in (HandStatus.SETTLED, HandStatus.VOID):
+        return None
+    net: Mapping[str, int] = {}
+    if hand.status == HandStatus.SETTLED:
+        postings = (
+            reading.postings
+            if reading is not None
+            else HandResult.objects.filter(hand=hand).values_list("postings", flat=True).first()
+        )
+        net = (postings or {}).get("net", {})
+    return LastHand(
+        number=hand.number,
+        status=hand.status,
+        void_reason=hand.void_reason,
+        fees_returned=hand.status == HandStatus.VOID
+        and JournalTransaction.objects.filter(idempotency_key=hand_flow.fees_return_key(hand)).exists(),
+        net=tuple(
+            SeatNet(seat=int(seat), cents=cents)
+            for seat, cents in sorted(net.items(), key=lambda item: int(item[0]))
+            if cents
+        ),
+        game=hand.game.name,
+    )
+
+
+def _latest_hand(table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table).select_related("game").order_by("-number").first()
+
+
+def _submitted_entry(hand: Hand) -> dict[str, str]:
+    """The entry of the reading on record (after a reload), as the form's fields; none before the
+    showdown (``HandStatus.before_showdown``)."""
+    if hand.status in HandStatus.before_showdown():
+        return {}
+    submitted = HandResult.objects.filter(hand=hand).values_list("submitted", flat=True).first()
+    if not isinstance(submitted, Mapping):
+        return {}
+    return entry_from_submitted(game_kind=hand.game.kind, game_slug=hand.game.slug, submitted=submitted)
+
+
+# --- The whole screen -------------------------------------------------------------------------------------
+
+
+def terminal_screen(
+    *,
+    table: Table,
+    user: User | AnonymousUser,
+    choice: NextHandChoice | None = None,
+    entry: Mapping[str, str] | None = None,
+    refusal: Refusal | None = None,
+    notices: Iterable[tuple[str, str]] = (),
+    hand: Hand | None = None,
+    reading: HandResult | None = None,
+) -> TerminalScreen:
+    """Everything the screen shows to ``user``: the table, who is clocked in, the seats with their
+    chips, the button (one place: the hand's, or the next hand's as its fees are taken from it),
+    the kill, and either the next hand (game, boards, sit-outs, fees, the deal; the hand just
+    finished) or the hand in progress (the showdown entry, as ``entry`` when given, else as the
+    reading on record left it; the reading).
+
+    ``hand`` (and its ``reading``): the hand a service just wrote and returned, with its players and
+    chips (``dealt_players``, ``chips_after``), so they aren't read again; otherwise the table's
+    latest hand is read. Between hands the seats come from the fee preview, which reads every
+    seated player's chips anyway."""
+    choice = choice or NextHandChoice()
+    can_run = user.has_perm("tables.run_hand")
+    runs_any = floor.may_run_any_table(user)
+    current = hand if hand is not None else _latest_hand(table)
+    in_progress = current is not None and current.status in HandStatus.in_progress()
+    # Nobody clocks in or out during a hand (the services refuse it): the hand's dealer is on duty.
+    down = None if in_progress else floor.dealer_on_duty(table)
+    on_duty_is_me = down is not None and down.dealer_id == user.pk
+    notes = list(notices)
+    if choice.problem:
+        notes.append(("error", choice.problem))
+    can_manage = user.has_perm("tables.manage_floor")
+    dealers = None
+    if runs_any and not in_progress:
+        dealers = tuple(
+            get_user_model()
+            .objects.filter(is_active=True)
+            .filter(Q(groups__permissions__codename="run_hand") | Q(user_permissions__codename="run_hand"))
+            .distinct()
+            .order_by("username")
+        )
+    part: HandInProgress | BetweenHands
+    if in_progress and current is not None:
+        part = _hand_in_progress(
+            table, user, current, hand=hand, entry=entry, refusal=refusal, reading=reading
+        )
+    else:
+        part = _between_hands(table, current, choice=choice, reading=reading)
+    return TerminalScreen(
+        table=table,
+        down=down,
+        on_duty_is_me=on_duty_is_me,
+        can_run=can_run,
+        runs_any=runs_any,
+        may_deal=can_run and (runs_any or on_duty_is_me),
+        can_manage=can_manage,
+        refusal=refusal,
+        misdeal_reasons=MisdealReason.choices,
+        sweeps=SWEEP_CHOICES,
+        is_chinese=table.game.slug == "chinese-poker",
+        notices=tuple(notes),
+        dealers=dealers,
+        part=part,
+    )
+
+
+def _hand_in_progress(
+    table: Table,
+    user: User | AnonymousUser,
+    current: Hand,
+    *,
+    hand: Hand | None,
+    entry: Mapping[str, str] | None,
+    refusal: Refusal | None,
+    reading: HandResult | None,
+) -> HandInProgress:
+    fresh = hand is not None and hand.dealt_players is not None and hand.chips_after is not None
+    if current.dealer_id is not None and current.dealer_id == user.pk:
+        current.dealer = user  # the hand's dealer is most often the one tapping: not read again
+    view = TerminalHandSerializer.from_hand(current, fresh=fresh, reading=reading)
+    game = current.game
+    values = dict(entry) if entry is not None else _submitted_entry(current)
+    return HandInProgress(
+        hand=view,
+        game=game,
+        entry=showdown_entry(
+            table=table, hand=view, game=game, values=values, bad=refusal.bad if refusal else set()
+        ),
+        reading=reading_view(view, game),
+        kill=hand_kill(table, view),
+    )
+
+
+def _between_hands(
+    table: Table, current: Hand | None, *, choice: NextHandChoice, reading: HandResult | None
+) -> BetweenHands:
+    plan, plan_error = None, ""
+    if table.is_open:
+        try:
+            plan = hand_flow.preview_fees(
+                table=table, game=choice.game, sit_out_seat_numbers=choice.sit_out, hand_in_progress=False
+            )
+        except DomainError as exc:
+            plan_error = exc.message
+    else:
+        plan_error = f"Table {table.number} is closed."
+    # The plan knows the button, the kill hand and who sits out the round; the buttons' row is read
+    # for what it doesn't know: a kill button held by a seat not dealt in, or no plan at all.
+    buttons = (
+        ButtonState.objects.select_related("button_seat", "kill_seat", "sitting_out_seat")
+        .filter(table=table)
+        .first()
+        if plan is None or table.stakes.kill != KillType.NONE
+        else None
+    )
+    # Every seated player is in the plan, dealt in or left out (with their chips); without a plan
+    # (too few players, the table closed) the chips are read on their own.
+    chips: Iterable[SeatChips] = (
+        (*plan.dealt, *plan.left_out) if plan is not None else hand_flow.table_chips(table=table)
+    )
+    return BetweenHands(
+        plan=plan,
+        plan_error=plan_error,
+        choice=choice,
+        seats=seats_before_deal(table, chips, buttons, plan, choice),
+        games=_dealers_choice_games() if table.game.is_dealers_choice else (),
+        game_note=game_note(table, choice.game),
+        taiwanese=table.game.slug == "taiwanese-poker",
+        board_choices=range(1, MAX_BOARDS + 1),
+        kill=next_kill(table, buttons, plan),
+        last=last_hand(current, reading) if current is not None else None,
+    )
