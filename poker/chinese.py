@@ -63,6 +63,8 @@ from .sweeps import HandSummary, SweepKind, find_sweeps, parse_sweep_kind, summa
 __all__ = [
     "GAME",
     "HOUSE_FOUL",
+    "SET_ROWS",
+    "SET_SIZES",
     "ChinesePlayerIn",
     "ChineseRequest",
     "ChineseResult",
@@ -284,7 +286,8 @@ _new_chinese_result: Final = maker(ChineseResult)
 # Parsing
 # --------------------------------------------------------------------------------------
 
-_PLAYER_SEGMENTS: Final = ("front", "middle", "back")
+#: The hands a player sets, in order (their card counts: :data:`SET_SIZES`).
+SET_ROWS: Final = ("front", "middle", "back")
 
 
 #: The joker is refused in the cards of a hand (:func:`poker.cards.parse_card_list`).
@@ -355,12 +358,12 @@ def _parse_player(raw: object, i: int, rules: ChineseRules) -> ChinesePlayerIn:
         back = parse_card_list(raw_back, where, joker_refused_in=_GAME)
         cards = front + middle + back
     elif raw_front is not None or raw_middle is not None or raw_back is not None:
-        has_set = [k for k in _PLAYER_SEGMENTS if raw.get(k) is not None]
+        has_set = [k for k in SET_ROWS if raw.get(k) is not None]
         if raw_cards is not None:
             raise ShowdownError(
                 f"{where}: give either 'cards' (unset) or 'front', 'middle' and 'back', not both"
             )
-        missing = [k for k in _PLAYER_SEGMENTS if k not in has_set]
+        missing = [k for k in SET_ROWS if k not in has_set]
         raise ShowdownError(
             f"{where}: a set hand needs front, middle and back (missing {', '.join(missing)})"
         )
@@ -382,13 +385,14 @@ def _count(value: object) -> int | None:
     return None
 
 
-_SET_SIZES: Final = (3, 5, 5)
+#: The card counts of the hands of :data:`SET_ROWS`: a set hand is 3-5-5.
+SET_SIZES: Final = (3, 5, 5)
 
 
 def _seat_count_problem(raw: Mapping[str, Any], where: str) -> str | None:
     if raw.get("fouled") is True:
         return None  # the house fouled it: any count plays (as fouled)
-    given = {k: _count(raw[k]) for k in (*_PLAYER_SEGMENTS, "cards") if raw.get(k) is not None}
+    given = {k: _count(raw[k]) for k in (*SET_ROWS, "cards") if raw.get(k) is not None}
     if None in given.values():
         return None  # not a card list: decide() refuses it with its own message
     declared = raw.get("declare") not in (None, False)
@@ -407,8 +411,8 @@ def _seat_count_problem(raw: Mapping[str, Any], where: str) -> str | None:
         return None
     if not given:
         return f"{where}: no cards entered"
-    counts = [given.get(k) or 0 for k in _PLAYER_SEGMENTS]
-    if tuple(counts) != _SET_SIZES:
+    counts = [given.get(k) or 0 for k in SET_ROWS]
+    if tuple(counts) != SET_SIZES:
         front, middle, back = counts
         return f"{where}: front {front}, middle {middle}, back {back} cards (a set hand is 3-5-5)"
     return None

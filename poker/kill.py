@@ -30,6 +30,17 @@ class KillKind(StrEnum):
     def multiplier(self) -> Fraction:
         return {KillKind.NONE: Fraction(1), KillKind.HALF: Fraction(3, 2), KillKind.FULL: Fraction(2)}[self]
 
+    @property
+    def multiplier_pct(self) -> int:
+        """The stakes of a kill hand in percent, as the floor records them: 100, 150 (half
+        kill), 200 (full kill)."""
+        return int(self.multiplier * 100)
+
+    @classmethod
+    def from_multiplier_pct(cls, pct: int) -> KillKind | None:
+        """The kill a hand recorded at ``pct`` percent was (None for a percent no kill has)."""
+        return next((kind for kind in cls if kind.multiplier_pct == pct), None)
+
 
 @dataclass(frozen=True, slots=True)
 class KillDecision:

@@ -36,9 +36,11 @@ from .settlement import CapLedger, Payment, whole_units
 
 __all__ = [
     "BASE_POINTS",
+    "BOARD_CARDS",
     "BONUS_CHART",
     "GAME",
     "SCOOP_POINTS",
+    "SET_COUNTS",
     "Position",
     "PositionResult",
     "TaiwanesePlayerIn",
@@ -90,7 +92,10 @@ BONUS_CHART: Final[dict[Position, dict[Category, int]]] = {
     },
     Position.BOTTOM: {_C.FULL_HOUSE: 2, _C.FOUR_OF_A_KIND: 4, _C.STRAIGHT_FLUSH: 8},
 }
-_SET_COUNTS: Final = ((Position.TOP, 1), (Position.MIDDLE, 2), (Position.BOTTOM, 4))
+#: The hands a player sets, in order, and their card counts.
+SET_COUNTS: Final = ((Position.TOP, 1), (Position.MIDDLE, 2), (Position.BOTTOM, 4))
+#: The cards of a board.
+BOARD_CARDS: Final = 5
 
 
 # --------------------------------------------------------------------------------------
@@ -245,8 +250,8 @@ def parse_taiwanese(hand: Mapping[str, Any]) -> TaiwaneseRequest:
     boards: list[tuple[Card, ...]] = []
     for k, raw in enumerate(raw_boards, 1):
         board = _cards(raw, f"board {k}")
-        if len(board) != 5:
-            raise ShowdownError(f"board {k}: a board has 5 cards, got {len(board)}")
+        if len(board) != BOARD_CARDS:
+            raise ShowdownError(f"board {k}: a board has {BOARD_CARDS} cards, got {len(board)}")
         boards.append(board)
 
     raw_players = hand.get("players")
@@ -269,7 +274,7 @@ def parse_taiwanese(hand: Mapping[str, Any]) -> TaiwaneseRequest:
         seats.add(seat)
         where = f"seat {seat}"
         parts: list[tuple[Card, ...]] = []
-        for pos, count in _SET_COUNTS:
+        for pos, count in SET_COUNTS:
             if raw.get(pos) is None:
                 raise ShowdownError(
                     f"{where}: missing field {str(pos)!r} ({count} card{'s' if count > 1 else ''})"
