@@ -95,27 +95,30 @@ def test_development_is_asked_for_by_name() -> None:
 def test_a_server_refuses_to_start_with_the_development_ledger_keys(entry: str) -> None:
     """DEBUG off, a SECRET_KEY, no LEDGER_* keys: served through casino.wsgi a rebuy was posted with
     key_id 'dev'. Now the app refuses at start-up, naming both missing keys and how to make them."""
-    result = run(["-c", f"import {entry}"], production(SECRET_KEY=SECRET))
+    result = run(["-c", f"import {entry}"], production(DEBUG="0", SECRET_KEY=SECRET))
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert "LEDGER_KEYS and LEDGER_ANCHOR_SIGNING_KEY are not set" in result.stderr
     assert "new_ledger_key" in result.stderr
     only_chain = {key: value for key, value in LEDGER_KEYS.items() if key != "LEDGER_ANCHOR_SIGNING_KEY"}
-    result = run(["-c", f"import {entry}"], production(SECRET_KEY=SECRET, **only_chain))
+    result = run(["-c", f"import {entry}"], production(DEBUG="0", SECRET_KEY=SECRET, **only_chain))
     assert result.returncode != 0
     assert "LEDGER_ANCHOR_SIGNING_KEY is not set" in result.stderr
-    assert run(["-c", f"import {entry}"], production(SECRET_KEY=SECRET, **LEDGER_KEYS)).returncode == 0
+    assert (
+        run(["-c", f"import {entry}"], production(DEBUG="0", SECRET_KEY=SECRET, **LEDGER_KEYS)).returncode
+        == 0
+    )
 
 
 def test_management_commands_refuse_the_development_keys_too() -> None:
-    result = run(["manage.py", "showmigrations", "ledger"], production(SECRET_KEY=SECRET))
+    result = run(["manage.py", "showmigrations", "ledger"], production(DEBUG="0", SECRET_KEY=SECRET))
     assert result.returncode != 0
     assert "LEDGER_KEYS and LEDGER_ANCHOR_SIGNING_KEY are not set" in result.stderr
 
 
 def test_the_first_keys_are_made_under_production_settings_and_then_it_starts() -> None:
     """`DEBUG=0 manage.py new_ledger_key` failed on the checks for the keys it is there to make."""
-    env = production(SECRET_KEY=SECRET)
+    env = production(DEBUG="0", SECRET_KEY=SECRET)
     chain = run(["manage.py", "new_ledger_key", "--id", "k1"], env)
     assert chain.returncode == 0, chain.stderr
     anchor = run(["manage.py", "new_ledger_key", "--anchor", "--id", "a1"], env)
@@ -129,13 +132,13 @@ def test_the_first_keys_are_made_under_production_settings_and_then_it_starts() 
         "LEDGER_KEY_ID": "k1",
         "LEDGER_ANCHOR_SIGNING_KEY": signing_key.group(1),
     }
-    started = run(["-c", "import casino.wsgi"], production(SECRET_KEY=SECRET, **keys))
+    started = run(["-c", "import casino.wsgi"], production(DEBUG="0", SECRET_KEY=SECRET, **keys))
     assert started.returncode == 0, started.stderr
 
 
 def test_check_still_names_the_missing_keys() -> None:
     """`check` starts without the keys so that it can report them (ledger.E001, E002)."""
-    result = run(["manage.py", "check", "--deploy"], production(SECRET_KEY=SECRET))
+    result = run(["manage.py", "check", "--deploy"], production(DEBUG="0", SECRET_KEY=SECRET))
     assert result.returncode != 0
     assert "ledger.E001" in result.stderr
     assert "ledger.E002" in result.stderr
