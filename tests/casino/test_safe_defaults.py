@@ -169,3 +169,20 @@ def test_the_refusal_follows_debug() -> None:
 )
 def test_only_the_keyless_commands_start_without_keys(argv: list[str], keyless: bool) -> None:
     assert running_keyless_command(argv) is keyless
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"TRUSTED_PROXIES": "10.0.0.0/8,not-an-address"}, "TRUSTED_PROXIES"),
+        ({"LOGIN_FAILURE_LIMIT": "0"}, "LOGIN_FAILURE_LIMIT and LOGIN_LOCKOUT_MINUTES must be at least 1"),
+        ({"LOGIN_LOCKOUT_MINUTES": "0"}, "LOGIN_FAILURE_LIMIT and LOGIN_LOCKOUT_MINUTES must be at least 1"),
+        ({"SESSION_IDLE_MINUTES": "0"}, "SESSION_IDLE_MINUTES and TERMINAL_IDLE_MINUTES must be at least 1"),
+        ({"TERMINAL_IDLE_MINUTES": "x"}, "TERMINAL_IDLE_MINUTES='x' is not an integer"),
+    ],
+)
+def test_bad_login_and_session_settings_fail_loudly(env: dict[str, str], message: str) -> None:
+    result = run(["manage.py", "check"], production(DEBUG="1", **env))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert message in result.stderr
