@@ -10,7 +10,14 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: install run serve setup test lint typecheck bench clean
+# Development asks for the development settings by name: casino/settings.py is production's by
+# default (DEBUG off: a SECRET_KEY and the ledger's keys are required, README "In production").
+# `run`, `serve`, `demo` and `test` always use DEBUG=1; `setup` uses the environment's DEBUG
+# (production: DEBUG=0 make setup) and DEBUG=1 when it has none.
+DEV := DEBUG=1
+SETUP_DEBUG := DEBUG=$(if $(DEBUG),$(DEBUG),1)
+
+.PHONY: install run serve setup demo test lint typecheck bench clean
 
 $(STAMP): requirements.lock
 	@test -n "$(PYTHON)" || { echo "Python 3.12 is required (python3.12 not found)"; exit 1; }
@@ -20,23 +27,26 @@ $(STAMP): requirements.lock
 
 install: $(STAMP)
 
-# Migrate, load the house data (seed 004) and the demo floor; safe to run again. With
-# DATABASE_OWNER_URL (least-privilege roles, README), migrate runs as the owner and then grants the
-# app's role (DATABASE_URL) its rights; the loading runs as the app.
+# Migrate and load the house data (seed 004); safe to run again. What production runs too: no demo
+# data. With DATABASE_OWNER_URL (least-privilege roles, README), migrate runs as the owner and then
+# grants the app's role (DATABASE_URL) its rights; the loading runs as the app.
 setup: install
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_house_data
-	$(PY) manage.py load_demo_floor
+	$(SETUP_DEBUG) $(PY) manage.py migrate --noinput
+	$(SETUP_DEBUG) $(PY) manage.py load_house_data
 
-run: setup serve
+# The demo floor (staff users with printed passwords, open tables, buy-ins): development only.
+demo: setup
+	$(DEV) $(PY) manage.py load_demo_floor
+
+run: demo serve
 
 serve: install
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(DEV) $(PY) manage.py runserver $(HOST):$(PORT)
 
 # The whole suite: on PostgreSQL when DATABASE_URL points there, on SQLite otherwise. With
 # DATABASE_OWNER_URL too, the owner makes the test database and the tests connect as the app's role.
 test: install
-	$(PY) -m pytest -n 2 -q $(PYTEST_ARGS)
+	$(DEV) $(PY) -m pytest -n 2 -q $(PYTEST_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -44,7 +54,7 @@ lint: install
 	$(VENV)/bin/mypy
 
 bench: install
-	$(PY) benchmarks/run_all.py
+	$(DEV) $(PY) benchmarks/run_all.py
 
 clean:
 	rm -rf $(VENV) var/*.sqlite3 staticfiles

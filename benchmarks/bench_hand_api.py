@@ -38,6 +38,7 @@ What it does:
 from __future__ import annotations
 
 import argparse
+import base64
 import http.client
 import io
 import json
@@ -571,6 +572,10 @@ def main(argv: list[str]) -> int:
             "CONN_MAX_AGE": "600",
             "LOG_LEVEL": "ERROR",
             "DJANGO_SETTINGS_MODULE": "casino.settings",
+            # Production settings refuse the public development ledger keys: fresh ones for the run.
+            "LEDGER_KEYS": "bench:" + base64.b64encode(os.urandom(32)).decode(),
+            "LEDGER_KEY_ID": "bench",
+            "LEDGER_ANCHOR_SIGNING_KEY": "bench:" + base64.b64encode(os.urandom(32)).decode(),
         }
     )
     pids: list[int] = []

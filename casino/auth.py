@@ -1,4 +1,11 @@
-"""Authentication backend: Django's ModelBackend with a user's permissions read in one query.
+"""Authentication backend: Django's ModelBackend with django-axes's lock-out in front and a user's
+permissions read in one query.
+
+Lock-outs: every ``authenticate()`` asks django-axes first whether the client's address or the
+username is locked out (too many failed logins, ``AXES_*`` in the settings) and is refused before the
+password is hashed; axes counts the failures from Django's ``user_login_failed`` signal. One backend
+does both (rather than axes's own backend listed first) so a session names the backend that logged
+it in, as before. Like axes's, it needs the request: ``authenticate()`` without one raises.
 
 Every API request checks its action's permissions (``web.permissions.ActionPermission``), and
 ModelBackend reads a user's own permissions and their groups' permissions in two queries. Here
@@ -12,14 +19,28 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from axes.backends import AxesStandaloneBackend
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Group, Permission, User
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
+from django.http import HttpRequest
 
 
-class OneQueryModelBackend(ModelBackend):
+class OneQueryModelBackend(AxesStandaloneBackend, ModelBackend):
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> User | None:
+        """axes's check (raises ``PermissionDenied`` for a locked-out client or username, and requires
+        ``request``), then ModelBackend's username and password check."""
+        AxesStandaloneBackend.authenticate(self, request, username=username, password=password, **kwargs)
+        return ModelBackend.authenticate(self, request, username=username, password=password, **kwargs)
+
     def get_all_permissions(self, user_obj: Any, obj: Any = None) -> set[str]:
         if not user_obj.is_active or user_obj.is_anonymous or obj is not None:
             return set()

@@ -1,20 +1,24 @@
 """Settings for the card-room system.
 
-Everything is read from environment variables, each with a safe default, so that
-`make run` works on a fresh machine and production differs only by its environment
-(the style of healthchecks.io's settings). A bad value fails loudly at start-up with
-`ImproperlyConfigured` rather than running half-configured.
+Everything is read from environment variables, each with a safe default: with no environment at all
+the settings are production's (DEBUG off, so a SECRET_KEY is required), and development asks for
+itself with DEBUG=1 (`make run`, `make test`; casino.settings_dev for the tests and mypy), so that an
+unset variable can't open a production server up (the style of healthchecks.io's settings). A bad
+value fails loudly at start-up with `ImproperlyConfigured` rather than running half-configured.
 
 Variables: DEBUG, SECRET_KEY, DATABASE_URL, DATABASE_OWNER_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
 TIME_ZONE, CELERY_BROKER_URL, CELERY_RESULT_BACKEND, SECURE_SSL_REDIRECT,
 SECURE_HSTS_SECONDS, LOG_LEVEL, CONN_MAX_AGE, DATABASE_PREPARED_STATEMENTS,
 LEDGER_TASK_MAX_RETRIES, LEDGER_TASK_RETRY_BACKOFF_MAX, LEDGER_DROP_VARIANCE_THRESHOLD_BP,
 IDEMPOTENCY_KEY_RETENTION_HOURS, LEDGER_KEYS, LEDGER_KEYS_FILE, LEDGER_KEY_ID,
-LEDGER_ANCHOR_SIGNING_KEY, LEDGER_ANCHOR_PUBLIC_KEYS, LEDGER_ANCHOR_DIR, LEDGER_ALLOW_UNKEYED.
+LEDGER_ANCHOR_SIGNING_KEY, LEDGER_ANCHOR_PUBLIC_KEYS, LEDGER_ANCHOR_DIR, LEDGER_ALLOW_UNKEYED,
+TRUSTED_PROXIES, LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, SESSION_IDLE_MINUTES, TERMINAL_IDLE_MINUTES.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import ipaddress
 import os
 import zoneinfo
 from pathlib import Path
@@ -22,6 +26,7 @@ from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -56,13 +61,19 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-# A local demo (`make run`) is the default; production sets DEBUG=0 and a SECRET_KEY.
-DEBUG = env_bool("DEBUG", True)
+# Production is the default: DEBUG is off unless asked for (DEBUG=1), and then a SECRET_KEY must be
+# set. Development asks explicitly: `make run`/`make test` set DEBUG=1, and the tests and mypy load
+# casino.settings_dev, which does the same.
+DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (production, the default). For a local development "
+            "server set DEBUG=1 (`make run` does); in production set SECRET_KEY to a long random string, "
+            "e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
     # Only ever used by a local debug server; never valid when DEBUG is off.
     SECRET_KEY = "django-insecure-local-development-key-not-for-production"
 
@@ -173,6 +184,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Validates nothing: records every password set or changed in the access log (docs/security.md).
+    {"NAME": "ledger.access_log.RecordPasswordChange"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
@@ -213,11 +226,80 @@ CSRF_COOKIE_SECURE = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
+# --- Safe by default: logins, sessions, headers (docs/security.md) ------------------------------------
+# Kept in one block: the apps, middleware and settings for login throttling (django-axes), idle
+# session time-outs, the Content-Security-Policy and the proxy whose client addresses are trusted.
+
+# The proxy in front (README, "In production": it terminates TLS and sets X-Forwarded-Proto and
+# X-Forwarded-For). A request from one of these addresses is the proxy's: the client is the right-most
+# X-Forwarded-For address that is not one of them (casino.core.client_address). Addresses or networks,
+# comma-separated; the loopback proxy of the same host by default. Empty: no proxy, the peer is the client.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", "127.0.0.1,::1")
+try:
+    TRUSTED_PROXY_NETWORKS = [ipaddress.ip_network(item, strict=False) for item in TRUSTED_PROXIES]
+except ValueError as exc:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES: {exc}") from None
+
+# Logins: django-axes counts failed logins (the login page, the admin; every authenticate() with a
+# request) and locks out an address, and separately a username, after LOGIN_FAILURE_LIMIT failures
+# within LOGIN_LOCKOUT_MINUTES, for that long after the last one. A locked-out attempt is refused before
+# its password is hashed (casino.auth), with a 429 and the lock-out page (web.sessions.locked_out).
+# Staff unlock early with `manage.py axes_reset_username NAME` or `axes_reset_ip ADDRESS`.
+INSTALLED_APPS += ["axes"]
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last: turns a lock-out into its response
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15)
+if LOGIN_FAILURE_LIMIT < 1 or LOGIN_LOCKOUT_MINUTES < 1:
+    raise ImproperlyConfigured("LOGIN_FAILURE_LIMIT and LOGIN_LOCKOUT_MINUTES must be at least 1")
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = dt.timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # each on its own: an address, or a username
+AXES_CLIENT_IP_CALLABLE = "casino.core.client_address.client_address"
+AXES_LOCKOUT_CALLABLE = "web.sessions.locked_out"  # the lock-out page, 429
+# The access log (ledger.AccessEvent, append-only) records every login, logout and failure; axes's
+# own log of successful logins would repeat it.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+
+# Sessions end after a time without a request (web.sessions.IdleSessionMiddleware): a back-office
+# session after SESSION_IDLE_MINUTES, a dealer terminal's (a user whose only role is Dealer) after
+# TERMINAL_IDLE_MINUTES. The cookie lasts no longer than the longer of the two.
+SESSION_IDLE_MINUTES = env_int("SESSION_IDLE_MINUTES", 30)
+TERMINAL_IDLE_MINUTES = env_int("TERMINAL_IDLE_MINUTES", 12 * 60)
+if SESSION_IDLE_MINUTES < 1 or TERMINAL_IDLE_MINUTES < 1:
+    raise ImproperlyConfigured("SESSION_IDLE_MINUTES and TERMINAL_IDLE_MINUTES must be at least 1")
+SESSION_COOKIE_AGE = 60 * max(SESSION_IDLE_MINUTES, TERMINAL_IDLE_MINUTES)
+# After the messages middleware (it may say why the session ended), before any view is chosen.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.contrib.messages.middleware.MessageMiddleware") + 1,
+    "web.sessions.IdleSessionMiddleware",
+)
+
+# Content-Security-Policy (Django's own): scripts, styles, images, fonts and connections from the site
+# only, no inline script or style, no plugins, no framing. The pages keep their scripts and styles in
+# static/. The API's documentation pages (Swagger UI, Redoc) inline styles: they relax style-src alone
+# (web.api_docs).
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+)
+SECURE_CSP: dict[str, list[str]] = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+
 # --- REST API ----------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        # A session from the login page only: no HTTP Basic, whose every request is a password check
+        # (the login page's is throttled; docs/security.md).
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

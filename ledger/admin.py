@@ -12,6 +12,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from ledger.models import (
+    AccessEvent,
     Account,
     AuthChange,
     ChainHead,
@@ -181,4 +182,12 @@ class ReportExportAdmin(ReadOnlyAdmin):
 class AuthChangeAdmin(ReadOnlyAdmin):
     list_display = ("id", "at", "action", "subject_type", "subject_repr", "detail")
     list_filter = ("action", "subject_type")
+    date_hierarchy = "at"
+
+
+@admin.register(AccessEvent)
+class AccessEventAdmin(ReadOnlyAdmin):
+    list_display = ("id", "at", "kind", "username", "address", "path")
+    list_filter = ("kind",)
+    search_fields = ("username", "address")
     date_hierarchy = "at"

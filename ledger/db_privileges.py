@@ -39,6 +39,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, models
 
 from ledger.models import (
+    AccessEvent,
     Account,
     AuthChange,
     ChainHead,
@@ -66,9 +67,10 @@ RECORD_MODELS: tuple[type[models.Model], ...] = (
     ShiftClose,
     IntegrityCheck,
     AuthChange,
+    AccessEvent,
 )
-"""The report records: append-only; migration 0004's ``<table>_append_only`` triggers refuse UPDATE
-and DELETE of their rows."""
+"""The report records and the access log: append-only; migration 0004's (0010's for the access log)
+``<table>_append_only`` triggers refuse UPDATE and DELETE of their rows."""
 
 RECORD_TABLES: tuple[str, ...] = tuple(model._meta.db_table for model in RECORD_MODELS)
 

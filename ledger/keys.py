@@ -12,8 +12,11 @@
   ``LEDGER_ANCHOR_PUBLIC_KEYS`` (``"id:<base64>,..."``) are earlier public keys still trusted.
 
 Without any of these, fixed development keys (``DEV_KEY_ID``) are used: they are public (they are in
-this file), so they protect nothing; a system check (``ledger.E001``/``E002``) refuses them when
-``DEBUG`` is off. Once real keys are set, the development keys are not trusted at all (a row or an
+this file), so they protect nothing. With ``DEBUG`` off the app refuses to start with them
+(:func:`refuse_development_keys`, called by ``LedgerConfig.ready``, whatever serves the app: a WSGI
+or ASGI server, a Celery worker, a management command), and a system check (``ledger.E001``/``E002``)
+names them in ``manage.py check``. The commands that make or need no keys (:data:`KEYLESS_COMMANDS`)
+start without them. Once real keys are set, the development keys are not trusted at all (a row or an
 anchor under ``dev`` is then an ``unknown_key``), unless listed explicitly.
 
 The parsed keys are cached (the posting path asks for the current key on every posting) and the
@@ -218,6 +221,41 @@ def _forget_keys(*, setting: str, **kwargs: Any) -> None:
     if setting.startswith("LEDGER_"):
         chain_keys.cache_clear()
         anchor_keys.cache_clear()
+
+
+KEYLESS_COMMANDS = frozenset({"new_ledger_key", "check"})
+"""Management commands that start without the ledger's keys under production settings: making the
+first keys (``new_ledger_key``, which runs no system checks either), and ``check``, which reports
+missing keys as ``ledger.E001``/``E002``. Neither posts to the ledger."""
+
+
+def development_keys_in_use() -> list[str]:
+    """The settings that are (or fall back to) the public development keys: ``LEDGER_KEYS`` for the
+    chain key, ``LEDGER_ANCHOR_SIGNING_KEY`` for the anchor signing key. Raises ImproperlyConfigured for
+    a malformed key setting."""
+    found = []
+    if chain_keys().development:
+        found.append("LEDGER_KEYS")
+    if anchor_keys().development:
+        found.append("LEDGER_ANCHOR_SIGNING_KEY")
+    return found
+
+
+def refuse_development_keys() -> None:
+    """With ``DEBUG`` off, raise ImproperlyConfigured unless real keys are set: the development keys are
+    public, so a ledger kept with them can be rewritten unseen. (A malformed key setting raises too.)
+    Nothing is checked with ``DEBUG`` on."""
+    if settings.DEBUG:
+        return
+    missing = development_keys_in_use()
+    if missing:
+        raise ImproperlyConfigured(
+            f"DEBUG is off but {' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not set: the "
+            "ledger would be kept with the public development keys, which anyone can use to rewrite it "
+            "unseen. Make the keys with `manage.py new_ledger_key` and `manage.py new_ledger_key --anchor` "
+            'and set what they print (README, "The ledger\'s keys and checks"); for a local development '
+            "server set DEBUG=1."
+        )
 
 
 @checks.register(checks.Tags.security)

@@ -6,3 +6,11 @@ class WebConfig(AppConfig):
 
     name = "web"
     verbose_name = "Pages and API"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from web import sessions
+
+        # A new session's idle limit follows its user's role (web/sessions.py).
+        user_logged_in.connect(sessions.remember_idle_limit, dispatch_uid="web.idle_limit")

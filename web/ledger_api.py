@@ -5,7 +5,8 @@ Permissions per action (``action_permissions``; unlisted actions are refused): r
 ``ledger.view_reports``; writing needs the record's ``add_*`` permission (a sign-off
 ``ledger.sign_off_variance``). Auditors read everything and write nothing. Errors are
 ``{"code", "detail"[, "field"]}`` (400/403/404/409); bad filters are 400 with ``errors`` by field
-(``web.errors``, for the whole API).
+(``web.errors``, for the whole API). Nothing is stored by a browser or proxy (``Cache-Control:
+no-store``, :class:`NoStoreMixin`).
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from typing import Any
 
 from django.db import transaction
 from django.http import HttpResponse
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from backoffice import exports, tasks
 from backoffice.closing import close_shift
@@ -91,7 +94,17 @@ def _int_param(request: Request, name: str, default: int) -> int:
         raise ReportFilterError({name: "must be a whole number"}) from None
 
 
-class ReportViewSet(ActionPermissionMixin, viewsets.ViewSet):
+class NoStoreMixin(APIView):
+    """Every answer (a report, a record, a download) is marked ``Cache-Control: no-store``: reports are
+    not kept by a browser or a proxy."""
+
+    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        add_never_cache_headers(response)
+        return response
+
+
+class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
     """Each report as JSON, built now from the ledger and the floor (see docs/reports.md)."""
 
     action_permissions = {
@@ -229,6 +242,7 @@ class ReportViewSet(ActionPermissionMixin, viewsets.ViewSet):
     retrieve=extend_schema(summary="One export request and its status"),
 )
 class ReportExportViewSet(
+    NoStoreMixin,
     ActionPermissionMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -286,6 +300,7 @@ class ReportExportViewSet(
     retrieve=extend_schema(summary="One drop count"),
 )
 class DropCountViewSet(
+    NoStoreMixin,
     ActionPermissionMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -365,6 +380,7 @@ class DropCountViewSet(
     list=extend_schema(summary="Fee waivers"), retrieve=extend_schema(summary="One fee waiver")
 )
 class FeeWaiverViewSet(
+    NoStoreMixin,
     ActionPermissionMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -401,6 +417,7 @@ class FeeWaiverViewSet(
     retrieve=extend_schema(summary="One closed shift"),
 )
 class ShiftCloseViewSet(
+    NoStoreMixin,
     ActionPermissionMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -454,6 +471,7 @@ class ShiftCloseViewSet(
     retrieve=extend_schema(summary="One stored integrity check"),
 )
 class IntegrityCheckViewSet(
+    NoStoreMixin,
     ActionPermissionMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,

@@ -9,7 +9,8 @@ export is one CSV per table: a report of several tables downloads as a zip of th
 ``X-Content-SHA256`` carries the file's own digest). Hand history and the journal are paged: their
 page exports cover the page; a whole-period export is requested in the background (``exports``).
 Every hand a report names links to its entry in the hand history (``reports:hand``): its cards, the
-reading and the ledger's postings.
+reading and the ledger's postings. No page or download is stored by a browser or proxy
+(``Cache-Control: no-store``, :class:`ReportPermission`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
 from django.views import View
 
@@ -59,10 +61,16 @@ VIEW_REPORTS = "ledger.view_reports"
 
 class ReportPermission(PermissionRequiredMixin):
     """403 for a signed-in user without the permission (anonymous users never get here: the
-    login middleware sends them to the login page)."""
+    login middleware sends them to the login page). Every answer, a page or a download, is marked
+    ``Cache-Control: no-store``: reports are not kept by a browser or a proxy."""
 
     permission_required: Any = VIEW_REPORTS
     raise_exception = True
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        response = super().dispatch(request, *args, **kwargs)
+        add_never_cache_headers(response)
+        return response
 
 
 class ReportPage(ReportPermission, View):

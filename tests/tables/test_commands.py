@@ -1,9 +1,11 @@
-"""Management commands: load_house_data, load_demo_floor (both idempotent), and the API schema."""
+"""Management commands: load_house_data, load_demo_floor (both idempotent; the demo floor only in
+development or when asked for by name), and the API schema."""
 
 from __future__ import annotations
 
 import io
 import re
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -30,7 +32,8 @@ def test_load_house_data_bad_file(db: None, tmp_path: object) -> None:
         call_command("load_house_data", "--file", "/nonexistent/house.json")
 
 
-def test_load_demo_floor_is_idempotent(house: None) -> None:
+def test_load_demo_floor_is_idempotent(house: None, settings: Any) -> None:
+    settings.DEBUG = True  # `make run`: the development settings
     first = run("load_demo_floor")
     passwords = re.findall(r"Created user (\w+) \([^)]*\) with password: (\S+)", first)
     assert [name for name, _ in passwords] == ["dealer", "floor", "auditor"]
@@ -70,11 +73,29 @@ def test_load_demo_floor_is_idempotent(house: None) -> None:
     )
 
 
+def test_load_demo_floor_is_refused_in_production(house: None, settings: Any) -> None:
+    """DEBUG off (production, the default): no staff users with printed passwords, no open tables, no
+    buy-ins, unless the demo is asked for by name."""
+    settings.DEBUG = False
+    user_model = get_user_model()
+    users, tables, seatings = user_model.objects.count(), Table.objects.count(), Seating.objects.count()
+    with pytest.raises(CommandError, match=r"DEBUG is off .*load_demo_floor --demo"):
+        run("load_demo_floor")
+    assert (user_model.objects.count(), Table.objects.count(), Seating.objects.count()) == (
+        users,
+        tables,
+        seatings,
+    )
+    out = run("load_demo_floor", "--demo")
+    assert re.search(r"Created user dealer \(Dealer\) with password: \S+", out)
+    assert Table.objects.filter(status=TableStatus.OPEN).count() == 5
+
+
 def test_load_demo_floor_needs_house_data(db: None) -> None:
     Stakes.objects.all().delete()
     Game.objects.all().delete()
     with pytest.raises(CommandError, match="load_house_data"):
-        call_command("load_demo_floor", stdout=io.StringIO())
+        call_command("load_demo_floor", "--demo", stdout=io.StringIO())
 
 
 def test_openapi_schema_validates_without_warnings(db: None) -> None:

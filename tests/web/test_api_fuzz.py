@@ -9,7 +9,6 @@ Bounded (``FUZZ_EXAMPLES`` cases per operation and role) so it runs in the suite
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 from collections.abc import Callable
@@ -17,9 +16,11 @@ from typing import Any
 
 import pytest
 import schemathesis
+from django.conf import settings as django_settings
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
+from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, settings
 from schemathesis.core.failures import FailureGroup
@@ -29,7 +30,7 @@ from tables.models import Hand, Player, Table
 
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
 CONFORMANCE = [status_code_conformance, response_schema_conformance]
-PASSWORD = "fuzz-password-1"
+CSRF = "fuzzcsrf" * 4  # a CSRF secret: 32 letters and digits, sent as the cookie and the header
 
 
 @pytest.fixture
@@ -52,11 +53,28 @@ def _operations() -> list[Any]:
 def test_no_generated_request_gets_a_server_error(
     users: dict[str, Any], floor_with_a_hand: Hand, role: str
 ) -> None:
-    user = users[role]
-    user.set_password(PASSWORD)
-    user.save()
-    token = base64.b64encode(f"{user.get_username()}:{PASSWORD}".encode()).decode()
-    headers = {"Authorization": f"Basic {token}", "Idempotency-Key": "fuzz-key-0001"}
+    # A session, as the terminals and the pages have (the API takes no HTTP Basic passwords), and the
+    # CSRF token a page would send with it.
+    client = Client()
+    client.force_login(users[role])
+    session = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    cookies = {django_settings.SESSION_COOKIE_NAME: session, django_settings.CSRF_COOKIE_NAME: CSRF}
+    headers = {
+        "Cookie": "; ".join(f"{name}={value}" for name, value in cookies.items()),
+        "X-CSRFToken": CSRF,
+        "Idempotency-Key": "fuzz-key-0001",
+    }
+    # The fuzzer's requests are the user's: the session is accepted, and so is the CSRF token.
+    probe = Client(enforce_csrf_checks=True)
+    assert probe.get("/api/tables/", HTTP_COOKIE=headers["Cookie"]).status_code == 200
+    posted = probe.post(
+        "/api/players/",
+        {},
+        content_type="application/json",
+        HTTP_COOKIE=headers["Cookie"],
+        HTTP_X_CSRFTOKEN=CSRF,
+    )
+    assert "CSRF" not in posted.text, posted.text
     failures: list[str] = []
     # As Django's test client does: a request must not close the test's database connection (its
     # transaction holds the test's rows; on PostgreSQL a closed connection fails every later query).

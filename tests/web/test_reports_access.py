@@ -28,6 +28,7 @@ PAGES = [
     ("reports:integrity", {}),
     ("reports:drops", {}),
     ("reports:changes", {}),
+    ("reports:access", {}),
     ("reports:downs", {}),
     ("reports:shifts", {}),
     ("reports:exports", {}),

@@ -3,6 +3,10 @@
 Creates users ``dealer``, ``floor`` and ``auditor`` in their groups, printing each new user's
 random password once (a user that already exists keeps its password), five demo tables (opened),
 and a few players seated and bought in. Needs the house data (``load_house_data``) first.
+
+Demo data is for a demo: with ``DEBUG`` off (production, the default) the command refuses, unless
+asked for by name with ``--demo`` (a demonstration server run with production settings). ``make run``
+loads it with DEBUG=1; ``make setup`` (the PostgreSQL and production path) doesn't load it.
 """
 
 from __future__ import annotations
@@ -10,8 +14,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from handflow import services as hand_flow
@@ -52,7 +57,20 @@ REASON = "demo floor (load_demo_floor)"
 class Command(BaseCommand):
     help = "Create demo users (dealer, floor, auditor), demo tables and seated players; idempotent."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--demo",
+            action="store_true",
+            help="Load it with DEBUG off too: this is a demonstration server, not a card room's.",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["demo"]:
+            raise CommandError(
+                "DEBUG is off (production): the demo floor (staff users with printed passwords, open tables, "
+                "buy-ins) is not loaded. For a local demo set DEBUG=1 (`make run` does); for a demonstration "
+                "server with production settings ask for it by name: load_demo_floor --demo."
+            )
         if not Game.objects.exists() or not CollectionSchedule.objects.exists():
             raise CommandError("No house data: run `manage.py load_house_data` first.")
         groups = sync_roles()

@@ -9,6 +9,10 @@ public key, to add to ``LEDGER_ANCHOR_PUBLIC_KEYS`` of every installation that v
 (keep the old public keys there) and to give the regulator.
 
 Nothing is stored: the key exists only in what this prints. Keep it out of the database's host.
+
+It runs under production settings before any key exists (``DEBUG=0 manage.py new_ledger_key``): it
+runs no system checks (``ledger.E001``/``E002`` would refuse the missing keys it is there to make) and
+the app's start-up refusal of the development keys lets it through (``ledger.keys.KEYLESS_COMMANDS``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from ledger.keys import KEY_ID, new_chain_key, new_signing_key
 
 class Command(BaseCommand):
     help = "Generate a ledger chain key (or with --anchor an anchor signing key) and print its settings."
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--id", default="", help="The key's id (default: k<UTC date and time>).")

@@ -34,11 +34,24 @@ def chromium() -> Iterator[Any]:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+def watch_csp(page: Any, violations: list[str]) -> None:
+    """Every Content-Security-Policy violation on ``page`` (Chromium reports each in the console)
+    is added to ``violations``."""
+
+    def seen(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            violations.append(f"{page.url}: {message.text}")
+
+    page.on("console", seen)
+
+
 @pytest.fixture
 def open_as(chromium: Any, live_server: Any, users: dict[str, Any]) -> Iterator[Callable[..., Any]]:
     """``open_as("dealer")``: a browser page logged in as that demo role (a session cookie);
-    ``open_as("dealer", viewport=(1280, 800))`` at a table tablet's size (default 1024x1366)."""
+    ``open_as("dealer", viewport=(1280, 800))`` at a table tablet's size (default 1024x1366).
+    Every page must work under the Content-Security-Policy: a violation fails the test."""
     contexts = []
+    violations: list[str] = []
 
     def open_page(role: str, viewport: tuple[int, int] = (1024, 1366)) -> Any:
         user = users[role]
@@ -55,8 +68,10 @@ def open_as(chromium: Any, live_server: Any, users: dict[str, Any]) -> Iterator[
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)
+        watch_csp(page, violations)
         return page
 
     yield open_page
     for context in contexts:
         context.close()
+    assert violations == [], "Content-Security-Policy violations:\n" + "\n".join(violations)

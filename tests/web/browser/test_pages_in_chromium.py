@@ -292,7 +292,7 @@ def test_the_demo_dealer_logs_in_and_plays_a_hand(chromium: Any, live_server: An
     from django.core.management import call_command
 
     out = io.StringIO()
-    call_command("load_demo_floor", stdout=out)
+    call_command("load_demo_floor", "--demo", stdout=out)  # the tests run with DEBUG off
     password = re.search(r"Created user dealer \(Dealer\) with password: (\S+)", out.getvalue())
     assert password is not None
     context = chromium.new_context(base_url=live_server.url)

@@ -1,0 +1,18 @@
+"""The development settings: :mod:`casino.settings` with ``DEBUG`` on unless the environment says
+otherwise (``DEBUG=0``), and so the public development ``SECRET_KEY`` and ledger keys.
+
+``casino.settings`` is production's by default (DEBUG off). This module is how the tests (pytest-django's
+``DJANGO_SETTINGS_MODULE`` in pyproject.toml) and mypy's Django plugin (``[tool.django-stubs]``) ask for
+the development settings explicitly, so that a plain ``python -m pytest`` or ``mypy`` from a fresh clone
+works. ``DEBUG`` goes into the environment (not only into this module), so that what a test starts
+(``manage.py``, a Celery worker) runs with the same settings. ``make run`` and ``make test`` set
+``DEBUG=1`` themselves; nothing that serves production imports this module.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("DEBUG", "1")
+
+from casino.settings import *  # noqa: F403
