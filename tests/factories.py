@@ -1,5 +1,5 @@
-"""Plain helpers of the tests, imported by the tests and by ``tests/conftest.py`` (never import a
-conftest: its fixtures are given by pytest, its module is no library).
+"""Plain helpers of the tests, imported by the tests and by the fixture modules (``tests/fixtures/``
+and the conftests). Never import a fixture module: pytest gives its fixtures, it is no library.
 
 * Bare floor rows (:func:`create_bare_table`, :func:`create_bare_player`, :func:`create_bare_hand`):
   made directly with the floor's models, only the fields they require; the ledger tests need a

@@ -4,13 +4,12 @@ keys and the hand's status make a repeated request a replay."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import DatabaseError, connection, connections
+from django.db import DatabaseError, connection
 from rest_framework.test import APIClient
 
 from handflow import services as hand_flow
@@ -20,6 +19,7 @@ from ledger.verification import verify_ledger
 from tables import errors, services
 from tables import services as floor_services
 from tables.models import ChipMovement, Hand, HandResult, HandStatus, Player, ReadingStatus, Seating, Table
+from tests.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -31,30 +31,6 @@ SHOWDOWN = {
         {"seat": 3, "cards": ["Tc", "3d"], "put_in": 500, "folded": True},
     ],
 }
-
-
-def together(*calls: Callable[[], Any]) -> list[Any]:
-    """Run ``calls`` in threads released at the same instant; each gives its result or exception."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [RuntimeError("did not finish")] * len(calls)
-
-    def run(i: int, call: Callable[[], Any]) -> None:
-        try:
-            connection.ensure_connection()
-            barrier.wait(timeout=30)
-            results[i] = call()
-        except Exception as exc:
-            results[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-        assert not thread.is_alive(), "a thread hung (deadlock?)"
-    return results
 
 
 @pytest.fixture
@@ -79,7 +55,7 @@ def read_hand(table: Table) -> Hand:
 @pytest.mark.parametrize("round_", range(3))
 def test_the_same_settlement_from_two_terminals_posts_once(table: Table, round_: int) -> None:
     hand = read_hand(table)
-    results = together(*(lambda: hand_flow.confirm_settlement(hand=hand, by=None) for _ in range(2)))
+    results = race(*(lambda: hand_flow.confirm_settlement(hand=hand, by=None) for _ in range(2)))
     assert all(isinstance(r, HandResult) for r in results), results
     assert sorted(r.was_replayed for r in results) == [False, True]
     assert JournalTransaction.objects.filter(idempotency_key=f"hand:{hand.pk}:settle").count() == 1
@@ -102,8 +78,8 @@ def test_the_same_confirmation_through_the_api_twice_at_once(table: Table, users
         return int(response.status_code)
 
     # Two terminals (two keys) and one terminal retrying (one key), all at once.
-    assert together(lambda: confirm("terminal-a-1"), lambda: confirm("terminal-b-1")) == [200, 200]
-    assert together(lambda: confirm("terminal-a-2"), lambda: confirm("terminal-a-2")) == [200, 200]
+    assert race(lambda: confirm("terminal-a-1"), lambda: confirm("terminal-b-1")) == [200, 200]
+    assert race(lambda: confirm("terminal-a-2"), lambda: confirm("terminal-a-2")) == [200, 200]
     assert JournalTransaction.objects.filter(hand=hand, kind="pot_award").count() == 1
     assert chips(table) == [2_900, 7_500, 4_500]
 
@@ -111,7 +87,7 @@ def test_the_same_confirmation_through_the_api_twice_at_once(table: Table, users
 def test_the_same_misdeal_twice_returns_the_fees_once(table: Table) -> None:
     hand = hand_flow.start_hand(table=table, by=None)
     assert chips(table) == [4_900, 5_000, 5_000]
-    results = together(
+    results = race(
         *(lambda: hand_flow.misdeal(hand=hand, reason_code="boxed_cards", by=None) for _ in range(2))
     )
     assert all(isinstance(r, Hand) for r in results), results
@@ -125,9 +101,12 @@ def test_the_same_misdeal_twice_returns_the_fees_once(table: Table) -> None:
 def test_two_buy_ins_racing_for_one_seat(
     make_table: Callable[..., Table], make_player: Callable[..., Player]
 ) -> None:
+    """Two players race for one seat, each by a buy-in (which seats the player through
+    :func:`tables.services.seat_player`): one is seated and gets the chips, the other gets SeatTaken
+    and nothing is posted for them."""
     table = make_table(game="holdem", stakes="nl-20-100", schedule="A")
     ana, ben = make_player("Ana"), make_player("Ben")
-    results = together(
+    results = race(
         lambda: hand_flow.buy_in(
             table=table, player=ana, amount_cents=5_000, seat_number=4, by=None, idempotency_key="ana"
         ),
@@ -138,24 +117,28 @@ def test_two_buy_ins_racing_for_one_seat(
     winners = [r for r in results if isinstance(r, ChipMovement)]
     losers = [r for r in results if isinstance(r, errors.SeatTaken)]
     assert (len(winners), len(losers)) == (1, 1), results
+    assert Seating.objects.active().filter(seat__table=table, seat__number=4).count() == 1
     winner = winners[0].player
     seated = Seating.objects.active().get(table=table, seat__number=4)
     assert seated.player == winner
+    assert winners[0].seating == seated
     assert ledger_selectors.table_chips(table=table) == {winner.pk: winners[0].amount_cents}
     assert JournalTransaction.objects.filter(table=table).count() == 1
     assert verify_ledger().ok
 
 
-def test_two_dealers_starting_a_hand_collect_the_fees_once(table: Table) -> None:
-    results = together(*(lambda: hand_flow.start_hand(table=table, by=None) for _ in range(2)))
-    assert sorted(type(r).__name__ for r in results) == ["Hand", "HandInProgress"], results
+def test_two_dealers_starting_a_hand_deal_one_and_collect_its_fees_once(table: Table) -> None:
+    """The table lock serialises the two starts: one deals, the other finds the hand in progress."""
+    results = race(*(lambda: hand_flow.start_hand(table=table, by=None) for _ in range(2)))
+    assert sorted(type(r).__name__ for r in results) == ["Hand", errors.HandInProgress.__name__], results
+    assert Hand.objects.filter(table=table).count() == 1
     assert JournalTransaction.objects.filter(kind="fee", table=table).count() == 1
     assert chips(table) == [4_900, 5_000, 5_000]
 
 
 def test_a_rebuy_racing_the_deal_is_either_in_the_stack_or_refused(table: Table) -> None:
     player = Seating.objects.active().get(table=table, seat__number=2).player
-    results = together(
+    results = race(
         lambda: hand_flow.start_hand(table=table, by=None),
         lambda: hand_flow.rebuy(
             table=table, player=player, amount_cents=2_000, by=None, idempotency_key="race"
@@ -200,7 +183,7 @@ def test_a_connection_dropped_mid_settlement_leaves_nothing_half_posted(
             return move(hand, status, **kwargs)
 
         monkeypatch.setattr(services, "move_hand", dropping)
-    (outcome,) = together(lambda: hand_flow.confirm_settlement(hand=hand, by=users["dealer"]))
+    (outcome,) = race(lambda: hand_flow.confirm_settlement(hand=hand, by=users["dealer"]))
     monkeypatch.undo()
 
     assert isinstance(outcome, DatabaseError), outcome
@@ -222,7 +205,7 @@ def test_the_same_table_change_from_two_terminals_moves_once(
     other, third = make_table(stakes="nl-20-100"), make_table(stakes="nl-20-100")
     seating = Seating.objects.active().get(table=table, seat__number=1)
     # Two floor terminals move the same player at once, to two different tables (crossing locks).
-    results = together(
+    results = race(
         lambda: hand_flow.move_player(seating=seating, to_table=other, to_seat_number=2, by=None),
         lambda: hand_flow.move_player(seating=seating, to_table=third, to_seat_number=5, by=None),
     )

@@ -9,11 +9,10 @@ from __future__ import annotations
 import datetime as dt
 import random
 import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import DatabaseError, connection, connections, transaction
+from django.db import DatabaseError, connection, transaction
 
 from ledger import selectors, services
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientChips, InvalidPosting
@@ -22,33 +21,9 @@ from ledger.services import posting
 from ledger.shifts import Shift, ShiftCode
 from ledger.verification import verify_ledger
 from tables.models import Hand, Player, Table
+from tests.races import race, race_threads, raised, returned
 
 SHIFT = Shift(business_date=dt.date(2030, 1, 2), code=ShiftCode.DAY)
-
-
-def run_together(work: Callable[[int], Any], threads: int) -> list[tuple[str, Any]]:
-    """Run ``work(i)`` in ``threads`` threads released at the same instant (each already connected).
-    Returns ``("ok", result)`` or ``("error", exception)`` per thread."""
-    barrier = threading.Barrier(threads)
-    outcomes: list[tuple[str, Any]] = [("error", RuntimeError("did not finish"))] * threads
-
-    def worker(index: int) -> None:
-        try:
-            connection.ensure_connection()
-            barrier.wait(timeout=30)
-            outcomes[index] = ("ok", work(index))
-        except Exception as exc:
-            outcomes[index] = ("error", exc)
-        finally:
-            connections.close_all()
-
-    pool = [threading.Thread(target=worker, args=(i,)) for i in range(threads)]
-    for thread in pool:
-        thread.start()
-    for thread in pool:
-        thread.join(timeout=120)
-        assert not thread.is_alive(), "a posting thread hung (deadlock?)"
-    return outcomes
 
 
 def open_accounts(table: Table, player: Player) -> None:
@@ -58,25 +33,17 @@ def open_accounts(table: Table, player: Player) -> None:
     services.cage_account(table=table)
 
 
-def results(outcomes: list[tuple[str, Any]]) -> list[Any]:
-    return [value for status, value in outcomes if status == "ok"]
-
-
-def errors(outcomes: list[tuple[str, Any]]) -> list[BaseException]:
-    return [value for status, value in outcomes if status == "error"]
-
-
 @pytest.mark.parametrize("round_", range(5))
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_same_posting_from_several_threads_posts_once(table: Table, alice: Player, round_: int) -> None:
     open_accounts(table, alice)
-    outcomes = run_together(
+    outcomes = race_threads(
         lambda _: services.buy_in(table=table, player=alice, amount=700, user=None, idempotency_key="same"), 4
     )
-    assert errors(outcomes) == []
-    assert len({txn.pk for txn in results(outcomes)}) == 1
-    assert sum(not txn.was_replayed for txn in results(outcomes)) == 1
+    assert raised(outcomes) == []
+    assert len({txn.pk for txn in returned(outcomes)}) == 1
+    assert sum(not txn.was_replayed for txn in returned(outcomes)) == 1
     assert JournalTransaction.objects.filter(idempotency_key="same").count() == 1
     assert selectors.player_chips(table=table, player=alice) == 700
     assert verify_ledger().ok
@@ -86,16 +53,16 @@ def test_the_same_posting_from_several_threads_posts_once(table: Table, alice: P
 @pytest.mark.django_db(transaction=True)
 def test_one_key_for_different_requests_at_once_posts_one_of_them(table: Table, alice: Player) -> None:
     open_accounts(table, alice)
-    outcomes = run_together(
+    outcomes = race_threads(
         lambda i: services.buy_in(
             table=table, player=alice, amount=100 * (i + 1), user=None, idempotency_key="k"
         ),
         4,
     )
-    assert len(results(outcomes)) == 1
-    assert all(isinstance(error, IdempotencyConflict) for error in errors(outcomes))
+    assert len(returned(outcomes)) == 1
+    assert all(isinstance(error, IdempotencyConflict) for error in raised(outcomes))
     assert (
-        selectors.player_chips(table=table, player=alice) == results(outcomes)[0].entries.get(line=2).amount
+        selectors.player_chips(table=table, player=alice) == returned(outcomes)[0].entries.get(line=2).amount
     )
 
 
@@ -109,14 +76,14 @@ def test_one_key_at_two_tables_at_once_posts_one_of_them(
     tables = [table, other_table]
     for each in tables:
         open_accounts(each, alice)
-    outcomes = run_together(
+    outcomes = race_threads(
         lambda i: services.buy_in(
             table=tables[i % 2], player=alice, amount=100, user=None, idempotency_key="k"
         ),
         2,
     )
-    assert len(results(outcomes)) == 1
-    assert [type(error) for error in errors(outcomes)] == [IdempotencyConflict]
+    assert len(returned(outcomes)) == 1
+    assert [type(error) for error in raised(outcomes)] == [IdempotencyConflict]
     assert JournalTransaction.objects.count() == 1
     assert verify_ledger().ok
 
@@ -126,14 +93,14 @@ def test_one_key_at_two_tables_at_once_posts_one_of_them(
 def test_the_same_reversal_twice_succeeds_once(table: Table, alice: Player) -> None:
     buy = services.buy_in(table=table, player=alice, amount=1_000, user=None, idempotency_key="in")
 
-    outcomes = run_together(
+    outcomes = race_threads(
         lambda i: services.reverse(transaction=buy, user=None, reason="mistake", idempotency_key=f"undo-{i}"),
         4,
     )
 
-    assert len(results(outcomes)) == 1
-    assert len(errors(outcomes)) == 3
-    assert all(isinstance(error, AlreadyReversed) for error in errors(outcomes))
+    assert len(returned(outcomes)) == 1
+    assert len(raised(outcomes)) == 3
+    assert all(isinstance(error, AlreadyReversed) for error in raised(outcomes))
     assert JournalTransaction.objects.filter(reverses=buy).count() == 1
     assert selectors.player_chips(table=table, player=alice) == 0
 
@@ -142,11 +109,11 @@ def test_the_same_reversal_twice_succeeds_once(table: Table, alice: Player) -> N
 @pytest.mark.django_db(transaction=True)
 def test_the_same_reversal_under_one_key_returns_one_transaction(table: Table, alice: Player) -> None:
     buy = services.buy_in(table=table, player=alice, amount=1_000, user=None, idempotency_key="in")
-    outcomes = run_together(
+    outcomes = race_threads(
         lambda _: services.reverse(transaction=buy, user=None, reason="mistake", idempotency_key="undo"), 4
     )
-    assert errors(outcomes) == []
-    assert len({txn.pk for txn in results(outcomes)}) == 1
+    assert raised(outcomes) == []
+    assert len({txn.pk for txn in returned(outcomes)}) == 1
     assert JournalTransaction.objects.count() == 2
 
 
@@ -158,15 +125,15 @@ def test_cash_outs_racing_for_the_same_chips_never_go_below_zero(
 ) -> None:
     services.buy_in(table=table, player=alice, amount=500, user=None, idempotency_key="in")
 
-    outcomes = run_together(
+    outcomes = race_threads(
         lambda i: services.cash_out(
             table=table, player=alice, amount=300, user=None, idempotency_key=f"out-{i}"
         ),
         4,
     )
 
-    assert len(results(outcomes)) == 1
-    assert all(isinstance(error, InsufficientChips) for error in errors(outcomes))
+    assert len(returned(outcomes)) == 1
+    assert all(isinstance(error, InsufficientChips) for error in raised(outcomes))
     assert selectors.player_chips(table=table, player=alice) == 200
     assert verify_ledger().ok
 
@@ -175,11 +142,11 @@ def test_cash_outs_racing_for_the_same_chips_never_go_below_zero(
 @pytest.mark.django_db(transaction=True)
 def test_whole_cash_outs_racing_pay_out_once(table: Table, alice: Player) -> None:
     services.buy_in(table=table, player=alice, amount=500, user=None, idempotency_key="in")
-    outcomes = run_together(
+    outcomes = race_threads(
         lambda i: services.cash_out(table=table, player=alice, user=None, idempotency_key=f"out-{i}"), 4
     )
-    assert len(results(outcomes)) == 1
-    assert all(isinstance(error, InvalidPosting) for error in errors(outcomes))
+    assert len(returned(outcomes)) == 1
+    assert all(isinstance(error, InvalidPosting) for error in raised(outcomes))
     assert selectors.player_chips(table=table, player=alice) == 0
     assert selectors.cage_position(table=table) == 0
 
@@ -214,11 +181,11 @@ def test_crossing_settlements_do_not_deadlock(table: Table, make_bare_player, ma
                 pass
         return posted
 
-    outcomes = run_together(settle, 4)
+    outcomes = race_threads(settle, 4)
 
-    assert errors(outcomes) == []
+    assert raised(outcomes) == []
     assert sum(selectors.table_chips(table=table).values()) == 20_000
-    assert JournalTransaction.objects.filter(kind="settlement_payment").count() == sum(results(outcomes))
+    assert JournalTransaction.objects.filter(kind="settlement_payment").count() == sum(returned(outcomes))
     assert verify_ledger().ok
 
 
@@ -237,7 +204,7 @@ def test_a_connection_dropped_mid_posting_leaves_nothing_half_posted(
             cursor.execute("SELECT pg_terminate_backend(pg_backend_pid())")
 
     monkeypatch.setattr(posting, "_apply_balances", drop_connection)
-    outcomes = run_together(
+    outcomes = race_threads(
         lambda _: services.cash_out(
             table=table, player=alice, amount=400, user=None, idempotency_key="dropped"
         ),
@@ -246,8 +213,8 @@ def test_a_connection_dropped_mid_posting_leaves_nothing_half_posted(
     monkeypatch.undo()
 
     assert seen["entries"] == 2
-    assert len(errors(outcomes)) == 1
-    assert isinstance(errors(outcomes)[0], DatabaseError)
+    assert len(raised(outcomes)) == 1
+    assert isinstance(raised(outcomes)[0], DatabaseError)
     assert not JournalTransaction.objects.filter(idempotency_key="dropped").exists()
     assert Entry.objects.count() == 2  # the buy-in's
     assert selectors.player_chips(table=table, player=alice) == 1_000
@@ -295,51 +262,33 @@ def test_a_floor_service_holding_its_table_and_a_cash_out_do_not_deadlock(
     cash_out_has_accounts = threading.Event()
     floor_has_table = threading.Event()
     apply_balances = posting._apply_balances
+    cash_out_thread: list[int] = []  # the cash-out's thread's id: the one slowed down
 
     def slow_apply(lines: Any) -> None:
-        if threading.current_thread().name == "cash-out":
+        if threading.get_ident() in cash_out_thread:
             cash_out_has_accounts.set()
             # Give the floor its chance to take the table (it can't while we hold KEY SHARE on it).
             floor_has_table.wait(timeout=1.5)
         apply_balances(lines)
 
     monkeypatch.setattr(posting, "_apply_balances", slow_apply)
-    outcomes: dict[str, object] = {}
 
-    def cash_out() -> None:
-        try:
-            outcomes["cash-out"] = services.cash_out(
-                table=table, player=alice, amount=300, user=None, idempotency_key="out"
+    def cash_out() -> JournalTransaction:
+        cash_out_thread.append(threading.get_ident())
+        return services.cash_out(table=table, player=alice, amount=300, user=None, idempotency_key="out")
+
+    def floor() -> JournalTransaction:
+        cash_out_has_accounts.wait(timeout=10)
+        with transaction.atomic():
+            locked = Table.objects.select_for_update().get(pk=table.pk)
+            floor_has_table.set()
+            return services.collect_fees(
+                table=locked, fees=[(alice, 100)], shift=SHIFT, user=None, idempotency_key="fee"
             )
-        except Exception as exc:
-            outcomes["cash-out"] = exc
-        finally:
-            connections.close_all()
 
-    def floor() -> None:
-        try:
-            cash_out_has_accounts.wait(timeout=10)
-            with transaction.atomic():
-                locked = Table.objects.select_for_update().get(pk=table.pk)
-                floor_has_table.set()
-                outcomes["floor"] = services.collect_fees(
-                    table=locked, fees=[(alice, 100)], shift=SHIFT, user=None, idempotency_key="fee"
-                )
-        except Exception as exc:
-            outcomes["floor"] = exc
-        finally:
-            connections.close_all()
+    cashed_out, collected = race(cash_out, floor)
 
-    threads = [
-        threading.Thread(target=cash_out, name="cash-out"),
-        threading.Thread(target=floor, name="floor"),
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-
-    assert isinstance(outcomes["cash-out"], JournalTransaction), outcomes["cash-out"]
-    assert isinstance(outcomes["floor"], JournalTransaction), outcomes["floor"]
+    assert isinstance(cashed_out, JournalTransaction), cashed_out
+    assert isinstance(collected, JournalTransaction), collected
     assert selectors.player_chips(table=table, player=alice) == 600
     assert verify_ledger().ok

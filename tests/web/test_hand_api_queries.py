@@ -11,19 +11,19 @@ from __future__ import annotations
 
 import itertools
 import json
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import DatabaseError, connection, connections, transaction
+from django.db import DatabaseError, connection, transaction
 from django.test import Client
 
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from tables import services
 from tables.models import CollectionSchedule, Game, Hand, HandStatus, Player, Stakes, Table
+from tests.races import in_other_connection as _in_other_connection
 from tests.web.terminal_client import fees_shown
 from web.terminal.serializers import TerminalHandSerializer
 
@@ -108,26 +108,6 @@ def test_a_hand_stays_within_its_statements(
         assert sum(chips.values()) == 6 * 5_000 - fees
         fresh = TerminalHandSerializer.from_hand(Hand.objects.get(pk=hand["id"]))
         assert json.loads(json.dumps(fresh, default=str)) == settled
-
-
-def _in_other_connection(call: Callable[[], Any]) -> Any:
-    """Run ``call`` in a thread (its own database connection); its result or its exception."""
-    result: list[Any] = [RuntimeError("did not finish")]
-
-    def run() -> None:
-        try:
-            with transaction.atomic():
-                result[0] = call()
-        except Exception as exc:
-            result[0] = exc
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(timeout=60)
-    assert not thread.is_alive()
-    return result[0]
 
 
 @pytest.mark.postgres
