@@ -4,12 +4,12 @@ with what was recorded and posted for it.
 For each settled hand with a settled reading (:class:`tables.models.HandResult`) whose start
 (``Hand.created_at``) falls in the period, four things are compared (:class:`ReplayCheck`):
 
-* ``input_digest``: the sha256 of the stored ``engine_input`` (:func:`handflow.services.digest_of`,
+* ``input_digest``: the sha256 of the stored ``engine_input`` (:func:`handflow.keys.digest_of`,
   the function the showdown used) against the stored ``digest``: an input changed after the
   reading no longer matches;
 * ``engine_result``: :func:`poker.showdown.decide` on the stored input against the stored
   ``engine_result`` (``engine_refused``: the engine now refuses that input);
-* ``postings``: :func:`handflow.services.settlement_postings` (the function that turned the reading
+* ``postings``: :func:`handflow.settlement.settlement_postings` (the function that turned the reading
   into ledger lines at the showdown) on the re-decided reading against the stored ``postings``;
 * ``ledger``: the stored ``postings`` against the entries of the hand's settlement transaction
   (``HandResult.settlement``), player by player, amount by amount, in posting order. The entries are
@@ -44,7 +44,8 @@ from django.db import connection, connections, models, transaction
 from django.utils import timezone
 
 from casino.core.version import software_version
-from handflow.services import digest_of, settlement_postings
+from handflow.keys import digest_of
+from handflow.settlement import settlement_postings
 from ledger.models import (
     Account,
     AccountKind,

@@ -1,4 +1,4 @@
-"""One way to deal a hand: the fee-taking deal (:func:`handflow.services.start_hand`).
+"""One way to deal a hand: the fee-taking deal (:func:`handflow.deal.start_hand`).
 
 A $200 pot was settled with its $2 fee never collected: the floor API started an ``open`` hand
 with no fees (``POST /api/hands/start/``, ``tables.services.start_hand``) and moved it to
@@ -118,7 +118,7 @@ def test_only_the_deal_moves_a_hand_to_dealt() -> None:
         assert getattr(status.value, "id", None) == "HandStatus", where
         targets.append((file, function, status.attr))
     dealing = [(file, function) for file, function, status in targets if status == "DEALT"]
-    assert dealing == [("handflow/services.py", "start_hand")]
+    assert dealing == [("handflow/deal.py", "start_hand")]
 
 
 def test_the_deal_collects_the_fees_before_the_hand_is_dealt(dealt_hand: Hand) -> None:

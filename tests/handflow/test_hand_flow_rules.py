@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from handflow import deal
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
@@ -423,7 +424,8 @@ class TestDealingIn:
         # The flow's clock lags behind the new version: the hand starts under the old rate.
         lagging = timezone.now() - datetime.timedelta(seconds=5)
         with monkeypatch.context() as patched:
-            patched.setattr(hand_flow, "timezone", SimpleNamespace(now=lambda: lagging))
+            # The deal reads its clock in handflow.deal (the module that defines start_hand).
+            patched.setattr(deal, "timezone", SimpleNamespace(now=lambda: lagging))
             hand = hand_flow.start_hand(table=table, by=None)
         assert hand.created_at == lagging
         old = rate_for_hand(hand)

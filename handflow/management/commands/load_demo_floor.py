@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from handflow import services as hand_flow
+from handflow import chips
 from tables import services
 from tables.errors import FloorError
 from tables.models import CollectionSchedule, Game, Player, Seating, Stakes, Table, TableStatus
@@ -131,11 +131,11 @@ class Command(BaseCommand):
                 continue
             # Seated and bought in together (twice the table's minimum buy-in, within its
             # maximum), so the demo dealer can deal at once; the key makes a re-run a no-op.
-            rules = hand_flow.table_rules(table)
+            rules = chips.table_rules(table)
             amount = 2 * rules.minimum_cents
             if rules.maximum_cents is not None:
                 amount = min(amount, rules.maximum_cents)
-            hand_flow.buy_in(
+            chips.buy_in(
                 table=table,
                 player=player,
                 amount_cents=amount,

@@ -1,0 +1,356 @@
+"""A player's chips at a table: the buy-in (a walk-in is created by it), the rebuy, the
+cash-out, the table's chip rules, and the chips as the dealer screen shows them.
+
+Each purchase or cash-out is posted through :mod:`ledger.services` under the caller's idempotency
+key (the API sends ``req:<Idempotency-Key>``) and recorded as a :class:`tables.models.ChipMovement`
+in the same transaction; a retry under the same key returns the first movement (``was_replayed``)
+and posts nothing. No chips come on or off while the player is dealt into a hand in progress
+(:func:`handflow.locks.refuse_if_locked`). :func:`table_chips` is a read and takes no locks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from casino.core.db import service
+from handflow import locks
+from ledger import selectors as ledger_selectors
+from ledger import services as ledger
+from ledger.models import JournalTransaction
+from tables import services as floor
+from tables.chip_rules import ChipRules, chip_rules
+from tables.errors import (
+    AlreadyBoughtIn,
+    FloorValidationError,
+    IdempotencyKeyReused,
+    NoBuyIn,
+    NoChips,
+    NotSeated,
+    PlayerAlreadySeated,
+    ShortRebuyUsed,
+)
+from tables.models import (
+    ChipMovement,
+    ChipMovementKind,
+    HandPlayer,
+    HandStatus,
+    Player,
+    Seating,
+    Table,
+    format_cents,
+)
+from tables.services import User
+
+
+def _replayed_movement(
+    *, idempotency_key: str, kind: str, table: Table, player: Player, amount: int | None
+) -> ChipMovement | None:
+    """The movement already made under ``idempotency_key`` (a retry), or None.
+
+    Raises :class:`IdempotencyKeyReused` when the key was used for another request.
+    """
+    movement = ChipMovement.objects.filter(transaction__idempotency_key=idempotency_key).first()
+    if movement is None:
+        return None
+    same = (movement.kind, movement.table_id, movement.player_id) == (kind, table.pk, player.pk) and (
+        amount is None or movement.amount_cents == amount
+    )
+    if not same:
+        raise IdempotencyKeyReused(f"The key {idempotency_key!r} was already used for another request.")
+    movement.was_replayed = True
+    return movement
+
+
+def _replayed_walk_in(*, idempotency_key: str, table: Table, name: str, amount: int) -> ChipMovement | None:
+    """:func:`_replayed_movement` for a walk-in's buy-in: the retry names the player it created."""
+    movement = (
+        ChipMovement.objects.filter(transaction__idempotency_key=idempotency_key)
+        .select_related("player")
+        .first()
+    )
+    if movement is None:
+        return None
+    if movement.player.name != name.strip():
+        raise IdempotencyKeyReused(f"The key {idempotency_key!r} was already used for another request.")
+    return _replayed_movement(
+        idempotency_key=idempotency_key,
+        kind=ChipMovementKind.BUY_IN,
+        table=table,
+        player=movement.player,
+        amount=amount,
+    )
+
+
+class _Posting(Protocol):
+    """The ledger's buy-in, rebuy and cash-out postings: one shape."""
+
+    def __call__(
+        self,
+        *,
+        table: Table,
+        player: Player,
+        amount: int,
+        user: AbstractBaseUser | None,
+        idempotency_key: str,
+        memo: str = ...,
+    ) -> JournalTransaction: ...
+
+
+_LEDGER_POSTING: dict[str, _Posting] = {
+    ChipMovementKind.BUY_IN: ledger.buy_in,
+    ChipMovementKind.REBUY: ledger.rebuy,
+    ChipMovementKind.CASH_OUT: ledger.cash_out,
+}
+
+
+def _post_movement(
+    *,
+    kind: ChipMovementKind,
+    table: Table,
+    player: Player,
+    seating: Seating | None,
+    amount: int,
+    by: User,
+    idempotency_key: str,
+    memo: str,
+    is_short: bool = False,
+) -> ChipMovement:
+    """Post a buy-in, rebuy or cash-out to the ledger and record its :class:`ChipMovement`, in the
+    caller's transaction (the checks are the caller's)."""
+    user = floor.acting_user(by)
+    txn = _LEDGER_POSTING[kind](
+        table=table, player=player, amount=amount, user=user, idempotency_key=idempotency_key, memo=memo
+    )
+    return ChipMovement.objects.create(
+        table=table,
+        player=player,
+        seating=seating,
+        kind=kind,
+        amount_cents=amount,
+        is_short=is_short,
+        transaction=txn,
+        created_by=user,
+    )
+
+
+def table_rules(table: Table) -> ChipRules:
+    """The chip rules of ``table`` (buy-in range, short rebuy, chips needed to be dealt in)."""
+    return chip_rules(stakes=table.stakes, chip_unit_cents=table.chip_unit_cents)
+
+
+# --- Buy-in, rebuy, cash-out -------------------------------------------------------------------------
+
+
+@service
+def buy_in(
+    *,
+    table: Table,
+    player: Player | None = None,
+    amount_cents: int,
+    by: User,
+    idempotency_key: str,
+    seat_number: int | None = None,
+    new_player_name: str | None = None,
+) -> ChipMovement:
+    """The player's first chips of a session at ``table``: the cage sells ``amount_cents``.
+
+    ``player``, or for a walk-in ``new_player_name``: the player is then created in the same
+    transaction, so a refused buy-in leaves no player behind (and a retry under the same key
+    creates none twice). Exactly one of the two is given.
+
+    A player not seated at the table is seated in ``seat_number`` in the same transaction (two
+    buy-ins racing for one seat: one is seated and gets the chips, the other gets SeatTaken and
+    nothing is posted). The amount must fit :class:`tables.chip_rules.ChipRules`. Refused while
+    the player is dealt into a hand in progress (ChipsLocked), or when the session already has
+    its buy-in (AlreadyBoughtIn: use :func:`rebuy`). A retry under the same key returns the first
+    movement (``was_replayed``) and posts nothing.
+    """
+    table = floor.lock_table(table)
+    if (player is None) == (new_player_name is None):
+        raise FloorValidationError("Choose a player or type a new player's name, not both.", field="player")
+    if player is None:
+        if done := _replayed_walk_in(
+            idempotency_key=idempotency_key, table=table, name=new_player_name or "", amount=amount_cents
+        ):
+            return done
+        player = floor.create_player(name=new_player_name or "", by=by)
+    elif done := _replayed_movement(
+        idempotency_key=idempotency_key,
+        kind=ChipMovementKind.BUY_IN,
+        table=table,
+        player=player,
+        amount=amount_cents,
+    ):
+        return done
+    seating = locks.active_seating(table, player)
+    if seating is None:
+        if seat_number is None:
+            raise NotSeated(
+                f"{player} is not seated at table {table.number}; give the seat to buy in for.",
+                field="seat_number",
+            )
+        seating = floor.seat_player(table=table, seat_number=seat_number, player=player, by=by)
+    elif seat_number is not None and seating.seat.number != seat_number:
+        raise PlayerAlreadySeated(
+            f"{player} already sits in seat {seating.seat.number} at table {table.number}.",
+            field="seat_number",
+        )
+    locks.refuse_if_locked(table, player, "added")
+    if ChipMovement.objects.filter(seating=seating, kind=ChipMovementKind.BUY_IN).exists():
+        raise AlreadyBoughtIn(f"{player} already bought in at table {table.number}; more chips are a rebuy.")
+    chips = ledger_selectors.player_chips(table=table, player=player)
+    table_rules(table).check_buy_in(amount=amount_cents, chips_before=chips)
+    return _post_movement(
+        kind=ChipMovementKind.BUY_IN,
+        table=table,
+        player=player,
+        seating=seating,
+        amount=amount_cents,
+        by=by,
+        idempotency_key=idempotency_key,
+        memo=f"Buy-in, table {table.number} seat {seating.seat.number}",
+    )
+
+
+@service
+def rebuy(*, table: Table, player: Player, amount_cents: int, by: User, idempotency_key: str) -> ChipMovement:
+    """More chips for a seated player who bought in this session.
+
+    A full rebuy is at least the minimum buy-in; one *short* rebuy per session may be smaller, down
+    to half of it (10 points at Chinese and Taiwanese poker). Refused while the player is dealt into
+    a hand in progress (ChipsLocked), before the session's buy-in (NoBuyIn), for a second short
+    rebuy (ShortRebuyUsed), or when the amount breaks the table's rules (BuyInRefused).
+    """
+    table = floor.lock_table(table)
+    if done := _replayed_movement(
+        idempotency_key=idempotency_key,
+        kind=ChipMovementKind.REBUY,
+        table=table,
+        player=player,
+        amount=amount_cents,
+    ):
+        return done
+    seating = locks.active_seating(table, player)
+    if seating is None:
+        raise NotSeated(f"{player} is not seated at table {table.number}.", field="player")
+    locks.refuse_if_locked(table, player, "added")
+    if not ChipMovement.objects.filter(seating=seating, kind=ChipMovementKind.BUY_IN).exists():
+        raise NoBuyIn(f"{player} has not bought in at table {table.number} since sitting down; buy in first.")
+    chips = ledger_selectors.player_chips(table=table, player=player)
+    is_short = table_rules(table).classify_rebuy(amount=amount_cents, chips_before=chips)
+    if is_short and ChipMovement.objects.filter(seating=seating, is_short=True).exists():
+        raise ShortRebuyUsed(
+            f"{player} already made the one short rebuy of this session; a rebuy is now at least "
+            f"{format_cents(table_rules(table).minimum_cents)}."
+        )
+    return _post_movement(
+        kind=ChipMovementKind.REBUY,
+        table=table,
+        player=player,
+        seating=seating,
+        amount=amount_cents,
+        by=by,
+        idempotency_key=idempotency_key,
+        memo=f"{'Short rebuy' if is_short else 'Rebuy'}, table {table.number} seat {seating.seat.number}",
+        is_short=is_short,
+    )
+
+
+@service
+def cash_out(*, table: Table, player: Player, by: User, idempotency_key: str) -> ChipMovement:
+    """The player leaves the table with all their chips: the seating ends and the cage buys them back.
+
+    No chips come off a table while the player stays (Robert's Rules: no "going south"), so a
+    cash-out is always the whole stack and ends the player's seating (if still seated). Refused
+    while the player is dealt into a hand in progress (ChipsLocked), or with no chips (NoChips).
+    """
+    table = floor.lock_table(table)
+    if done := _replayed_movement(
+        idempotency_key=idempotency_key,
+        kind=ChipMovementKind.CASH_OUT,
+        table=table,
+        player=player,
+        amount=None,
+    ):
+        return done
+    locks.refuse_if_locked(table, player, "taken off")
+    chips = ledger_selectors.player_chips(table=table, player=player)
+    if chips <= 0:
+        raise NoChips(f"{player} has no chips at table {table.number}.")
+    seating = locks.active_seating(table, player)
+    if seating is not None:
+        floor.unseat_player(seating=seating, by=by)
+    return _post_movement(
+        kind=ChipMovementKind.CASH_OUT,
+        table=table,
+        player=player,
+        seating=seating,
+        amount=chips,
+        by=by,
+        idempotency_key=idempotency_key,
+        memo=f"Cash-out, table {table.number}",
+    )
+
+
+# --- Reads -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChips:
+    """A player's chips at a table, as the dealer screen shows them."""
+
+    player_id: int
+    player_name: str
+    seat: int | None
+    chips_cents: int
+    locked_in_hand: int | None
+    bought_in: bool
+    short_rebuy_used: bool
+
+
+def table_chips(*, table: Table) -> list[PlayerChips]:
+    """Every seated player, and every player who still has chips at ``table``, with their chips
+    (from the ledger), the hand their chips are locked in, and the session's buy-in state."""
+    seatings = locks.seatings(table)
+    chips = ledger_selectors.table_chips(table=table)
+    locked = dict(
+        HandPlayer.objects.filter(hand__table=table, hand__status__in=HandStatus.in_progress()).values_list(
+            "player_id", "hand_id"
+        )
+    )
+    sessions = ChipMovement.objects.filter(seating__in=seatings.values()).values_list(
+        "seating_id", "kind", "is_short"
+    )
+    bought = {sid for sid, kind, _ in sessions if kind == ChipMovementKind.BUY_IN}
+    short = {sid for sid, _, is_short in sessions if is_short}
+    rows = [
+        PlayerChips(
+            player_id=s.player_id,
+            player_name=s.player.name,
+            seat=seat,
+            chips_cents=chips.get(s.player_id, 0),
+            locked_in_hand=locked.get(s.player_id),
+            bought_in=s.pk in bought,
+            short_rebuy_used=s.pk in short,
+        )
+        for seat, s in sorted(seatings.items())
+    ]
+    seated = {s.player_id for s in seatings.values()}
+    away = [pid for pid, cents in chips.items() if cents and pid not in seated]
+    names = dict(Player.objects.filter(pk__in=away).values_list("pk", "name"))
+    rows += [
+        PlayerChips(
+            player_id=pid,
+            player_name=names.get(pid, ""),
+            seat=None,
+            chips_cents=chips[pid],
+            locked_in_hand=None,
+            bought_in=False,
+            short_rebuy_used=False,
+        )
+        for pid in sorted(away)
+    ]
+    return rows

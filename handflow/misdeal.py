@@ -1,0 +1,47 @@
+"""The misdeal: the hand is void (004 rule 7, RULINGS §6), and its collection fees go back to the
+players (``hand:<id>:fees:return``) unless the table keeps them.
+"""
+
+from __future__ import annotations
+
+from casino.core.db import service
+from handflow import locks
+from handflow.keys import fees_key, fees_return_key
+from ledger import services as ledger
+from ledger.models import JournalTransaction
+from tables import services as floor
+from tables.errors import HandAlreadySettled
+from tables.models import Hand, HandResult, HandStatus, ReadingStatus
+from tables.services import User
+
+
+@service
+def misdeal(*, hand: Hand, reason_code: str, reason: str = "", by: User) -> Hand:
+    """Void the hand (004 rule 7, RULINGS §6): nothing is settled, and its collection fees go back
+    to the players by a reversing ledger entry (key ``hand:<id>:fees:return``) unless the table
+    keeps them (``Table.keep_fees_on_misdeal``). The button goes back (the floor's void_hand).
+
+    ``reason_code`` is one of :class:`tables.choices.MisdealReason` (004's misdeals; ``other``
+    needs ``reason``, the dealer's words, which any code may carry). Safe to retry: a void hand is
+    returned as it is (``was_replayed``), nothing posted again. Raises NotYourTable,
+    FloorValidationError (no or an unknown code), HandAlreadySettled.
+    """
+    table, hand = locks.lock_hand(hand)
+    floor.check_runs_hands(table, by)
+    if hand.status == HandStatus.VOID:
+        hand.was_replayed = True
+        return hand
+    if hand.status == HandStatus.SETTLED:
+        raise HandAlreadySettled(f"Hand {hand.number} at table {table.number} is settled; it can't be void.")
+    code, text = floor.check_misdeal_reason(reason_code, reason)
+    collected = JournalTransaction.objects.filter(idempotency_key=fees_key(hand)).first()
+    if collected is not None and not table.keep_fees_on_misdeal:
+        ledger.reverse(
+            transaction=collected,
+            user=floor.acting_user(by),
+            reason=f"Misdeal, table {table.number} hand {hand.number}: {text}",
+            idempotency_key=fees_return_key(hand),
+        )
+    voided = floor.void_hand(hand=hand, reason_code=code, reason=text, by=by)
+    HandResult.objects.filter(hand=hand).exclude(status=ReadingStatus.VOID).update(status=ReadingStatus.VOID)
+    return voided
