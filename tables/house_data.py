@@ -104,23 +104,24 @@ def _upsert_games(games: list[dict[str, Any]], report: LoadReport) -> None:
             loaded.append((game, None))
             continue
         before = game_snapshot(game)
+        fields_before = snapshot(game)
         for name, value in values.items():
             setattr(game, name, value)
-        if snapshot(game) != {k: v for k, v in before.items() if k != "choice_of"}:
+        if snapshot(game) != fields_before:
             game.full_clean()
             game.save()
         loaded.append((game, before))
-    for (game, before), item in zip(loaded, games, strict=True):
+    for (game, earlier), item in zip(loaded, games, strict=True):
         wanted = _choices(item)
         if {g.pk for g in wanted} != {g.pk for g in game.choice_of.all()}:
             game.choice_of.set(wanted)
         after = game_snapshot(game)
-        if before is None:
+        if earlier is None:
             record_change(instance=game, action=ConfigAction.CREATE, by=None, reason=REASON, after=after)
             report.created["games"] += 1
-        elif after != before:
+        elif after != earlier:
             record_change(
-                instance=game, action=ConfigAction.UPDATE, by=None, reason=REASON, before=before, after=after
+                instance=game, action=ConfigAction.UPDATE, by=None, reason=REASON, before=earlier, after=after
             )
             report.updated["games"] += 1
 

@@ -145,7 +145,8 @@ def find_players(query: str, *, limit: int = MAX_FOUND) -> list[Player]:
     """Players matching what was typed, as it is typed: every word of it in the name (any order,
     accents and case aside), or a member number starting with it, or a phone number holding its
     digits (3 or more). Merged records are answered by their survivor."""
-    text = (query or "").strip()[:100]
+    # What a person types (a control character, a NUL, is no part of a name, number or phone).
+    text = "".join(c for c in (query or "") if c.isprintable()).strip()[:100]
     if not text:
         return []
     words = name_key(text).split()
@@ -166,7 +167,7 @@ def same_person_candidates(
 ) -> list[Player]:
     """Players on file who may be the person a new record names: the same name (its key: accents,
     case, spacing, punctuation and word order aside) or the same phone number. Survivors only."""
-    key = name_key(name)
+    key = name_key("".join(c for c in name or "" if c.isprintable()))
     match = Q(name_key=key) if key else Q(pk__in=[])
     digits = phone_digits(phone)
     if len(digits) >= PHONE_MATCH_DIGITS:
