@@ -205,7 +205,9 @@ class ManageTableView(PermissionRequiredMixin, View):
         chosen = _int(data.get("player"))
         walk_in = "" if chosen is not None or action != "buy_in" else (data.get("player_name") or "").strip()
         player = None if walk_in else self._player(data)
-        if walk_in and data.get("confirmed_new") != "1":
+        # A form posted again (the same token) is answered by the buy-in's replay, not asked again.
+        posted = ChipMovement.objects.filter(transaction__idempotency_key=_key(request, action)).exists()
+        if walk_in and data.get("confirmed_new") != "1" and not posted:
             same = same_person_candidates(name=walk_in)
             if same:
                 raise _Question("same_person", f"Same person? {walk_in} may already be on file.", same)

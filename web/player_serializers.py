@@ -17,7 +17,9 @@ from web.floor_serializers import PlayerSerializer, SeatingSerializer, WholeNumb
 
 
 class PlayerMergeInputSerializer(serializers.Serializer[dict[str, Any]]):
-    merged = serializers.IntegerField(min_value=1, help_text="The id of the duplicate record to merge.")
+    merged = serializers.IntegerField(
+        min_value=1, max_value=2**62, help_text="The id of the duplicate record to merge."
+    )
     reason = serializers.CharField(max_length=500, help_text="Why they are one person; kept with the merge.")
 
 
@@ -73,7 +75,9 @@ class IdentificationSerializer(serializers.ModelSerializer[PlayerIdentification]
 
 
 class IdentificationInputSerializer(serializers.Serializer[dict[str, Any]]):
-    player = serializers.IntegerField(min_value=1, help_text="Player id (a merged record: its survivor).")
+    player = serializers.IntegerField(
+        min_value=1, max_value=2**62, help_text="Player id (a merged record: its survivor)."
+    )
     document = serializers.ChoiceField(
         choices=IdentificationKind.choices, help_text="The kind of identification."
     )

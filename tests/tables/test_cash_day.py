@@ -57,9 +57,9 @@ def test_the_day_total_warns_past_10000_and_needs_identification(make_table: Mak
     )
     check = services.check_cash(player=ana, kind="rebuy", amount_cents=300_000)
     assert (check.total_before_cents, check.total_after_cents, check.logged) == (600_000, 900_000, False)
-    assert not check.over_report_threshold and check.warning == ""
+    assert (check.over_report_threshold, check.warning) == (False, "")
     check = services.check_cash(player=ana, kind="rebuy", amount_cents=500_000)
-    assert check.logged and check.over_report_threshold and check.needs_identification
+    assert (check.logged, check.over_report_threshold, check.needs_identification) == (True, True, True)
     assert "to $11,000, over $10,000" in check.warning
     with pytest.raises(errors.IdentificationRequired, match="Record the player's identification"):
         services.require_identification(player=ana, kind="rebuy", amount_cents=500_000)
@@ -70,7 +70,7 @@ def test_the_day_total_warns_past_10000_and_needs_identification(make_table: Mak
     )
     assert ident.gaming_day == services.gaming_day()
     check = services.require_identification(player=ana, kind="rebuy", amount_cents=500_000)
-    assert check.identification_id == ident.pk and not check.needs_identification
+    assert (check.identification_id, check.needs_identification) == (ident.pk, False)
 
 
 def test_identification_is_checked(db: None) -> None:
@@ -106,7 +106,7 @@ def test_the_days_report(make_table: MakeTable, floor_user: object) -> None:
     report = build_cash_day_report(services.gaming_day())
     by_name = {p.name: p for p in report.players}
     assert (by_name["Ana Ruiz"].in_cents, by_name["Ana Ruiz"].out_cents) == (1_100_000, 400_000)
-    assert by_name["Ana Ruiz"].over_in and not by_name["Ana Ruiz"].over_out
+    assert (by_name["Ana Ruiz"].over_in, by_name["Ana Ruiz"].over_out) == (True, False)
     assert by_name["Ana Ruiz"].identification == "Passport P9, Mexico"  # recorded on the survivor
     assert [p.name for p in report.reports] == ["Ana Ruiz"]
     assert (by_name["Ben"].in_cents, by_name["Ben"].over_in) == (100_000, False)
@@ -115,7 +115,7 @@ def test_the_days_report(make_table: MakeTable, floor_user: object) -> None:
         ("Ana R.", 400_000, "in"),
         ("Ana R.", 400_000, "out"),
     ]
-    assert report.in_cents == 1_200_000 and report.out_cents == 400_000
+    assert (report.in_cents, report.out_cents) == (1_200_000, 400_000)
     # Another gaming day has nothing.
     assert build_cash_day_report(services.gaming_day() - dt.timedelta(days=2)).players == []
     assert ChipMovement.objects.count() == 4

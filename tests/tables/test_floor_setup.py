@@ -100,7 +100,7 @@ def test_configure_is_refused_during_a_hand(
 
 def test_stud_choice_is_seeded_with_its_three_games(house: None) -> None:
     stud_choice = Game.objects.get(slug="stud-choice")
-    assert stud_choice.is_dealers_choice and stud_choice.is_stud_game
+    assert (stud_choice.is_dealers_choice, stud_choice.is_stud_game) == (True, True)
     assert sorted(g.slug for g in stud_choice.choice_of.all()) == ["razz", "stud", "stud-hi-lo"]
     assert stud_choice.choice_label() == "Seven card stud, Seven card stud hi-lo, Razz"
     created = ConfigChange.objects.filter(content_type__model="game", object_id=str(stud_choice.pk)).first()
