@@ -86,6 +86,33 @@ class PlayerAlreadySeated(FloorConflict):
     code = "player_already_seated"
 
 
+class SeatedElsewhere(FloorConflict):
+    """The player sits at another table: one table at a time, unless the floor allows a second
+    one with a reason."""
+
+    code = "seated_elsewhere"
+
+
+class PossibleDuplicate(FloorConflict):
+    """A new player's name (or phone) matches a player on file: same person? Choose them, or
+    confirm that this is someone else."""
+
+    code = "possible_duplicate"
+
+
+class PlayerMerged(FloorConflict):
+    """The player record was merged into another: act on the player it was merged into."""
+
+    code = "player_merged"
+
+
+class IdentificationRequired(FloorConflict):
+    """The transaction takes the player's gaming-day total in or out over the report threshold:
+    record the player's identification first."""
+
+    code = "identification_required"
+
+
 class NotSeated(FloorConflict):
     code = "not_seated"
 

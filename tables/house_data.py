@@ -3,7 +3,8 @@
 The data file is the source (``tables/data/house_data.json``); this module only upserts it by
 natural key, so loading twice changes nothing:
 
-* games by ``slug`` and stakes by ``code``: created, or updated where the file differs (stakes
+* games by ``slug`` and stakes by ``code``: created, or updated where the file differs (a choice
+  game's ``choice_of`` lists the games its button picks from, by slug; stakes
   already used by a table or hand are never rewritten: give changed stakes a new code);
 * collection schedules by ``code``: created with version 1 in force from the moment it is loaded
   (or from ``effective_from`` / the file's optional ``schedules_effective_from``, for a back-dated
@@ -25,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables import services
-from tables.history import record_change, snapshot
+from tables.history import game_snapshot, record_change, snapshot
 from tables.models import CollectionSchedule, ConfigAction, Game, Hand, Stakes, Table
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "house_data.json"
@@ -80,7 +81,19 @@ def normalise_rate(rate: dict[str, Any]) -> str:
     return json.dumps([full[name] for name in services.RATE_FIELDS])
 
 
+def _choices(item: dict[str, Any]) -> list[Game]:
+    """The games a choice game's button picks from (the file's ``choice_of`` slugs)."""
+    slugs = item.get("choice_of") or []
+    found = {game.slug: game for game in Game.objects.filter(slug__in=slugs)}
+    missing = [slug for slug in slugs if slug not in found]
+    if missing:
+        raise HouseDataError(f"game {item['slug']}: choice_of names unknown games {', '.join(missing)}")
+    return [found[slug] for slug in slugs]
+
+
 def _upsert_games(games: list[dict[str, Any]], report: LoadReport) -> None:
+    # Two passes: every game exists before a choice game's list of games is set.
+    loaded: list[tuple[Game, dict[str, Any] | None]] = []
     for item in games:
         values = {name: item.get(name) for name in GAME_FIELDS}
         game = Game.objects.filter(slug=item["slug"]).first()
@@ -88,24 +101,27 @@ def _upsert_games(games: list[dict[str, Any]], report: LoadReport) -> None:
             game = Game(slug=item["slug"], **values)
             game.full_clean()
             game.save()
-            record_change(
-                instance=game, action=ConfigAction.CREATE, by=None, reason=REASON, after=snapshot(game)
-            )
-            report.created["games"] += 1
+            loaded.append((game, None))
             continue
-        before = snapshot(game)
+        before = game_snapshot(game)
+        fields_before = snapshot(game)
         for name, value in values.items():
             setattr(game, name, value)
-        if snapshot(game) != before:
+        if snapshot(game) != fields_before:
             game.full_clean()
             game.save()
+        loaded.append((game, before))
+    for (game, earlier), item in zip(loaded, games, strict=True):
+        wanted = _choices(item)
+        if {g.pk for g in wanted} != {g.pk for g in game.choice_of.all()}:
+            game.choice_of.set(wanted)
+        after = game_snapshot(game)
+        if earlier is None:
+            record_change(instance=game, action=ConfigAction.CREATE, by=None, reason=REASON, after=after)
+            report.created["games"] += 1
+        elif after != earlier:
             record_change(
-                instance=game,
-                action=ConfigAction.UPDATE,
-                by=None,
-                reason=REASON,
-                before=before,
-                after=snapshot(game),
+                instance=game, action=ConfigAction.UPDATE, by=None, reason=REASON, before=earlier, after=after
             )
             report.updated["games"] += 1
 

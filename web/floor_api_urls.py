@@ -3,6 +3,7 @@
 from rest_framework.routers import DefaultRouter
 
 from web import floor_api as api
+from web import player_api
 from web.terminal import api as terminal_api
 
 router = DefaultRouter()
@@ -11,7 +12,9 @@ router.register("stakes", api.StakesViewSet, basename="stakes")
 router.register("schedules", api.CollectionScheduleViewSet, basename="schedule")
 router.register("tables", api.TableViewSet, basename="table")
 router.register("seats", api.SeatViewSet, basename="seat")
-router.register("players", api.PlayerViewSet, basename="player")
+router.register("players", player_api.PlayerViewSet, basename="player")
+router.register("identifications", player_api.IdentificationViewSet, basename="identification")
+router.register("cash-day", player_api.CashDayViewSet, basename="cash-day")
 router.register("seatings", api.SeatingViewSet, basename="seating")
 router.register("hands", api.HandViewSet, basename="hand")
 router.register("config-changes", api.ConfigChangeViewSet, basename="configchange")

@@ -6,10 +6,18 @@ Input and output only: each POST calls one service (``tables.services``, ``handf
 and shows its refusal as a message; nothing is written when a service refuses. A chip movement
 carries a token made when its form was drawn, so a double submit is one movement (the services'
 idempotency key ``page:<token>``).
+
+Before a chip movement the page asks what the floor must answer first, on the page itself (the
+form posted again with the answer, under the same token): "same person?" when a walk-in's name
+matches a player on file; a reason when the player sits at another table (one table at a time);
+the player's identification when the movement takes the gaming day's total in or out over the
+report threshold (:func:`tables.services.check_cash`). An answer and the movement are written
+together or not at all.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import uuid
 from typing import Any
@@ -17,6 +25,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -24,13 +33,23 @@ from django.utils import timezone
 from django.views import View
 
 from backoffice.reports.changes import schedule_history
+from casino.core.money import format_cents
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from ledger.errors import LedgerError
 from tables import services
-from tables.errors import FloorError
-from tables.models import ChipMovement, CollectionSchedule, Player, Seating, Table, TableStatus
-from tables.selectors import active_seatings
+from tables.errors import FloorError, SeatedElsewhere
+from tables.models import (
+    CashDaySettings,
+    ChipMovement,
+    CollectionSchedule,
+    IdentificationKind,
+    Player,
+    Seating,
+    Table,
+    TableStatus,
+)
+from tables.selectors import active_seatings, same_person_candidates
 from tables.services import RATE_FIELDS
 from web.floor_forms import PageInputError, ScheduleRevisionForm, dollars_to_cents
 from web.pages import refusal, whole_number
@@ -71,28 +90,62 @@ def _int(value: str | None) -> int | None:
     return whole_number(value)
 
 
+#: The posted fields a question carries back with the answer (the same form, the same token).
+_CARRIED = (
+    "action",
+    "token",
+    "player",
+    "player_name",
+    "seat_number",
+    "amount",
+    "confirmed_new",
+    "elsewhere_reason",
+)
+#: The identification fields of the cash-per-gaming-day question.
+_ID_FIELDS = ("id_kind", "id_number", "id_issued_by", "id_expires_on")
+
+
+class _Question(Exception):
+    """The page must ask the floor first: ``kind`` (``same_person``, ``elsewhere``,
+    ``identification``), its ``message``, and for "same person?" the players on file."""
+
+    def __init__(self, kind: str, message: str, candidates: list[Player] | None = None) -> None:
+        super().__init__(message)
+        self.kind, self.message, self.candidates = kind, message, candidates or []
+
+
 class ManageTableView(PermissionRequiredMixin, View):
     """``/floor/tables/<number>/``: the floor manager's view of a table, and its actions."""
 
     permission_required = "tables.manage_floor"
 
-    def get(self, request: HttpRequest, number: int) -> HttpResponse:
-        table = _table(number)
+    def _context(self, table: Table, **extra: Any) -> dict[str, Any]:
         seated = list(active_seatings(table))  # by seat number
-        context = {
+        return {
             "table": table,
             "chips": hand_flow.table_chips(table=table),
             "seatings": seated,
             "free_seats": sorted(set(range(1, table.seat_count + 1)) - {s.seat.number for s in seated}),
-            "players": Player.objects.order_by("name")[:500],
+            # A merged record is chosen as the player it was merged into.
+            "players": Player.objects.filter(merged_into__isnull=True).order_by("name")[:500],
             # Where a table change can go (the service refuses a full seat or chips that don't fit).
             "other_tables": Table.objects.filter(status=TableStatus.OPEN)
             .exclude(pk=table.pk)
             .select_related("game", "stakes")
             .order_by("number"),
             "token": uuid.uuid4().hex,
+            "id_kinds": IdentificationKind.choices,
+            **extra,
         }
-        return render(request, "tables/manage.html", context)
+
+    def get(self, request: HttpRequest, number: int) -> HttpResponse:
+        return render(request, "tables/manage.html", self._context(_table(number)))
+
+    def _ask(self, request: HttpRequest, table: Table, question: _Question) -> HttpResponse:
+        """The page again, asking ``question`` with the posted form carried for the answer."""
+        carried = [(name, request.POST.get(name, "")) for name in _CARRIED if request.POST.get(name)]
+        context = self._context(table, question=question, carried=carried)
+        return render(request, "tables/manage.html", context, status=409)
 
     def post(self, request: HttpRequest, number: int) -> HttpResponse:
         table = _table(number)
@@ -111,36 +164,8 @@ class ManageTableView(PermissionRequiredMixin, View):
                 # posting. Without one, every such form would share one key (a second player's
                 # buy-in refused as "already used").
                 raise PageInputError("This form has no token: reload the page and post it again.")
-            elif action == "buy_in":
-                # A walk-in is created by the buy-in itself, in its transaction: a refused buy-in
-                # leaves no player behind.
-                chosen = _int(data.get("player"))
-                walk_in = "" if chosen is not None else (data.get("player_name") or "").strip()
-                amount = dollars_to_cents(data.get("amount", ""), "amount")
-                movement = hand_flow.buy_in(
-                    table=table,
-                    player=None if walk_in else self._player(data),
-                    new_player_name=walk_in or None,
-                    amount_cents=amount,
-                    seat_number=_int(data.get("seat_number")),
-                    by=by,
-                    idempotency_key=_key(request, action),
-                )
-                _done(request, movement, f"{movement.player.name} bought in for ${amount / 100:,.2f}.")
-            elif action == "rebuy":
-                player = self._player(data)
-                amount = dollars_to_cents(data.get("amount", ""), "amount")
-                key = _key(request, action)
-                movement = hand_flow.rebuy(
-                    table=table, player=player, amount_cents=amount, by=by, idempotency_key=key
-                )
-                _done(request, movement, f"{player.name} rebought for ${amount / 100:,.2f}.")
-            elif action == "cash_out":
-                player = self._player(data)
-                movement = hand_flow.cash_out(
-                    table=table, player=player, by=by, idempotency_key=_key(request, action)
-                )
-                _done(request, movement, f"{player.name} cashed out ${movement.amount_cents / 100:,.2f}.")
+            elif action in CHIP_ACTIONS:
+                self._chips(request, table, action)
             elif action in ("move", "unseat", "change_table"):
                 seating = get_object_or_404(Seating, pk=_int(data.get("seating")), table=table, left_at=None)
                 if action == "change_table":
@@ -167,9 +192,107 @@ class ManageTableView(PermissionRequiredMixin, View):
                     messages.success(request, f"{seating.player.name} left seat {seating.seat.number}.")
             else:
                 messages.error(request, "Unknown action.")
+        except _Question as question:
+            return self._ask(request, table, question)
         except (FloorError, LedgerError, PageInputError) as exc:
             refusal(request, exc)
         return HttpResponseRedirect(_manage_url(number))
+
+    def _chips(self, request: HttpRequest, table: Table, action: str) -> None:
+        """A buy-in (a walk-in's creates the player, in its transaction: a refused buy-in leaves
+        no player behind), a rebuy or a cash-out, after the questions the floor must answer."""
+        data, by = request.POST, request.user
+        chosen = _int(data.get("player"))
+        walk_in = "" if chosen is not None or action != "buy_in" else (data.get("player_name") or "").strip()
+        player = None if walk_in else self._player(data)
+        # A form posted again (the same token) is answered by the buy-in's replay, not asked again.
+        posted = ChipMovement.objects.filter(transaction__idempotency_key=_key(request, action)).exists()
+        if walk_in and data.get("confirmed_new") != "1" and not posted:
+            same = same_person_candidates(name=walk_in)
+            if same:
+                raise _Question("same_person", f"Same person? {walk_in} may already be on file.", same)
+        amount = (
+            dollars_to_cents(data.get("amount", ""), "amount")
+            if action != "cash_out"
+            else ledger_selectors.player_chips(table=table, player=player)  # type: ignore[arg-type]
+        )
+        check = self._cash_check(player, action, amount)
+        if check is not None and check.needs_identification and not (data.get("id_number") or "").strip():
+            raise _Question("identification", check.warning)
+        elsewhere = (data.get("elsewhere_reason") or "").strip()
+        try:
+            with transaction.atomic():  # the answers and the movement, or nothing
+                if check is not None and check.needs_identification:
+                    self._identify(data, player, by)
+                if action == "buy_in":
+                    seat = _int(data.get("seat_number"))
+                    # The floor allowed a second table: seated with the reason, then the buy-in.
+                    here = Seating.objects.active().filter(table=table, player=player).exists()
+                    if player is not None and elsewhere and seat is not None and not here:
+                        services.seat_player(
+                            table=table, seat_number=seat, player=player, by=by, elsewhere_reason=elsewhere
+                        )
+                    movement = hand_flow.buy_in(
+                        table=table,
+                        player=player,
+                        new_player_name=walk_in or None,
+                        amount_cents=amount,
+                        seat_number=seat,
+                        by=by,
+                        idempotency_key=_key(request, action),
+                    )
+                    done = f"{movement.player.name} bought in for ${amount / 100:,.2f}."
+                elif action == "rebuy":
+                    assert player is not None  # a rebuy names its player (self._player)
+                    key = _key(request, action)
+                    movement = hand_flow.rebuy(
+                        table=table, player=player, amount_cents=amount, by=by, idempotency_key=key
+                    )
+                    done = f"{player.name} rebought for ${amount / 100:,.2f}."
+                else:
+                    assert player is not None
+                    movement = hand_flow.cash_out(
+                        table=table, player=player, by=by, idempotency_key=_key(request, action)
+                    )
+                    done = f"{player.name} cashed out ${movement.amount_cents / 100:,.2f}."
+        except SeatedElsewhere as exc:
+            raise _Question("elsewhere", exc.message) from None
+        _done(request, movement, done)
+        if check is not None and check.over_report_threshold and not movement.was_replayed:
+            messages.warning(request, check.warning or "Over the report threshold today.")
+
+    @staticmethod
+    def _cash_check(player: Player | None, action: str, amount: int) -> services.CashCheck | None:
+        """The gaming day's check of the movement; asks for the identification it needs."""
+        if amount <= 0:
+            return None  # the service refuses it with its own message
+        if player is None:
+            rules = CashDaySettings.current()
+            if amount > rules.report_threshold_cents:
+                raise PageInputError(
+                    f"A buy-in over {format_cents(rules.report_threshold_cents)} needs the player's "
+                    "identification: add the player on the Players page first, then buy in."
+                )
+            return None
+        return services.check_cash(player=player, kind=action, amount_cents=amount)
+
+    @staticmethod
+    def _identify(data: Any, player: Player | None, by: Any) -> None:
+        """Record the identification the question asked for (in the movement's transaction)."""
+        assert player is not None  # only a player on file is asked for it (_cash_check)
+        expires = (data.get("id_expires_on") or "").strip()
+        try:
+            expires_on = dt.date.fromisoformat(expires) if expires else None
+        except ValueError:
+            raise PageInputError(f"Expires on: {expires!r} is not a date (YYYY-MM-DD).") from None
+        services.record_identification(
+            player=player,
+            kind=data.get("id_kind", ""),
+            number=data.get("id_number", ""),
+            issued_by=data.get("id_issued_by", ""),
+            expires_on=expires_on,
+            by=by,
+        )
 
     @staticmethod
     def _player(data: Any) -> Player:

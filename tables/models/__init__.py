@@ -19,7 +19,10 @@ they were one module); import the models from here, ``from tables.models import 
 * ``games``: :class:`Game`; ``stakes``: :class:`Stakes`;
 * ``schedules``: :class:`CollectionSchedule`, its versions and their rates;
 * ``tables``: :class:`TableStatus`, :class:`Table`, :class:`Seat`, :class:`ButtonState`;
-* ``players``: :class:`Player`, :class:`Seating`;
+* ``players``: :class:`Player`, :class:`Seating`, :class:`PlayerMerge` (and the name and phone
+  keys of the "same person?" check, :func:`name_key`, :func:`phone_digits`);
+* ``cash_day``: :class:`CashDaySettings`, :class:`IdentificationKind`,
+  :class:`PlayerIdentification`;
 * ``dealers``: :class:`DealerShift`;
 * ``hands``: :data:`HAND_TRANSITIONS`, :class:`Hand`, :class:`HandPlayer` (the statuses,
   :class:`HandStatus`, are in :mod:`tables.choices` with the floor's other choices);
@@ -49,13 +52,14 @@ from tables.choices import (
     Structure,
 )
 from tables.models.base import NaturalKeyManager, NaturalKeyModel
+from tables.models.cash_day import CashDaySettings, IdentificationKind, PlayerIdentification
 from tables.models.dealers import DealerShift
 from tables.models.games import Game
 from tables.models.hands import HAND_TRANSITIONS, Hand, HandPlayer
 from tables.models.history import AppendOnlyQuerySet, ConfigAction, ConfigChange
 from tables.models.idempotency import IdempotentRequest
 from tables.models.money import ChipMovement, ChipMovementKind, HandResult, ReadingStatus
-from tables.models.players import Player, Seating, SeatingQuerySet
+from tables.models.players import Player, PlayerMerge, Seating, SeatingQuerySet, name_key, phone_digits
 from tables.models.schedules import CollectionRate, CollectionSchedule, CollectionScheduleVersion
 from tables.models.stakes import Stakes
 from tables.models.tables import ButtonState, Seat, Table, TableStatus
@@ -69,6 +73,7 @@ __all__ = [
     "POT_GAME_STRUCTURES",
     "AppendOnlyQuerySet",
     "ButtonState",
+    "CashDaySettings",
     "ChipMovement",
     "ChipMovementKind",
     "CollectionRate",
@@ -84,12 +89,15 @@ __all__ = [
     "HandResult",
     "HandStatus",
     "IdempotentRequest",
+    "IdentificationKind",
     "KillType",
     "MisdealReason",
     "NaturalKeyManager",
     "NaturalKeyModel",
     "Payer",
     "Player",
+    "PlayerIdentification",
+    "PlayerMerge",
     "RateStructure",
     "ReadingStatus",
     "Seat",
@@ -100,4 +108,6 @@ __all__ = [
     "Table",
     "TableStatus",
     "format_cents",
+    "name_key",
+    "phone_digits",
 ]

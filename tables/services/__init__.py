@@ -18,10 +18,16 @@ name to call from outside the floor:
 * ``common``: who acts (``User``, ``acting_user``), the reason a change needs, typed-text checks;
 * ``locks``: the row locks (``lock_table``, ``lock_buttons``, ``lock_tables_for_move``) and the
   refusal while a hand is in progress;
-* ``players``: create, update, delete a player;
-* ``stakes``: create stakes (``STAKES_FIELDS``);
+* ``players``: create (asking "same person?" when told to), update, delete, merge a player
+  (``merge_players``; ``check_not_merged``);
+* ``stakes``: create stakes (``STAKES_FIELDS``), the stakes of the same limits with another kill
+  (``stakes_with_kill``);
 * ``tables``: create, configure (seats added or removed), open, close a table;
-* ``seating``: seat, unseat, and the floor's part of a move (``move_seating_locked``);
+* ``seating``: seat (one table at a time, ``check_one_table``), unseat, and the floor's part of
+  a move (``move_seating_locked``);
+* ``cash_day``: cash per gaming day: the day's totals, the log and report thresholds, the
+  identification a report needs (``check_cash``, ``require_identification``,
+  ``record_identification``), the room's settings;
 * ``hands``: the floor's part of a deal (``next_hand_number``, ``game_for_hand``,
   ``start_locked``), a hand's status (``move_hand``), a misdeal (``check_misdeal_reason``,
   ``void_hand``), the pot's result and the kill state (``record_pot_result_locked``);
@@ -37,6 +43,18 @@ uses ``hands``' kill state; ``schedule_preview`` uses ``schedules``' checks): no
 
 from __future__ import annotations
 
+from tables.services.cash_day import (
+    CashCheck,
+    DayTotals,
+    check_cash,
+    day_totals,
+    gaming_day,
+    gaming_day_bounds,
+    identification_on,
+    record_identification,
+    require_identification,
+    update_cash_day_settings,
+)
 from tables.services.common import User, acting_user
 from tables.services.dealers import check_runs_hands, clock_in, clock_out, dealer_on_duty, may_run_any_table
 from tables.services.hands import (
@@ -49,7 +67,13 @@ from tables.services.hands import (
     void_hand,
 )
 from tables.services.locks import lock_buttons, lock_table, lock_tables_for_move
-from tables.services.players import create_player, delete_player, update_player
+from tables.services.players import (
+    check_not_merged,
+    create_player,
+    delete_player,
+    merge_players,
+    update_player,
+)
 from tables.services.schedule_preview import (
     NO_RATE,
     FeeChange,
@@ -69,14 +93,16 @@ from tables.services.schedules import (
     revise_schedule,
     schedule_snapshot_at,
 )
-from tables.services.seating import move_seating_locked, seat_player, unseat_player
-from tables.services.stakes import STAKES_FIELDS, create_stakes
+from tables.services.seating import check_one_table, move_seating_locked, seat_player, unseat_player
+from tables.services.stakes import STAKES_FIELDS, create_stakes, stakes_with_kill
 from tables.services.tables import close_table, configure_table, create_table, open_table
 
 __all__ = [
     "NO_RATE",
     "RATE_FIELDS",
     "STAKES_FIELDS",
+    "CashCheck",
+    "DayTotals",
     "FeeChange",
     "RevisionPreview",
     "TableFeeChanges",
@@ -84,8 +110,11 @@ __all__ = [
     "acting_user",
     "band_label",
     "build_rates",
+    "check_cash",
     "check_effective_from",
     "check_misdeal_reason",
+    "check_not_merged",
+    "check_one_table",
     "check_rates_against_tables",
     "check_runs_hands",
     "clock_in",
@@ -96,26 +125,35 @@ __all__ = [
     "create_schedule",
     "create_stakes",
     "create_table",
+    "day_totals",
     "dealer_on_duty",
     "delete_player",
     "game_for_hand",
+    "gaming_day",
+    "gaming_day_bounds",
+    "identification_on",
     "lock_buttons",
     "lock_table",
     "lock_tables_for_move",
     "may_run_any_table",
+    "merge_players",
     "move_hand",
     "move_seating_locked",
     "next_hand_number",
     "open_table",
     "preview_revision",
     "rate_changes",
+    "record_identification",
     "record_pot_result_locked",
     "rename_schedule",
+    "require_identification",
     "revise_schedule",
     "schedule_snapshot_at",
     "seat_player",
+    "stakes_with_kill",
     "start_locked",
     "unseat_player",
+    "update_cash_day_settings",
     "update_player",
     "void_hand",
 ]
