@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from web import floor_views, terminal_views
+from web import board_views, floor_views, terminal_views, waiting_list_views
 from web.home_views import HomeView
 
 app_name = "tables"
@@ -21,4 +21,11 @@ urlpatterns = [
     path("floor/tables/<int:number>/", floor_views.ManageTableView.as_view(), name="manage"),
     path("floor/schedules/", floor_views.ScheduleListView.as_view(), name="schedules"),
     path("floor/schedules/<str:code>/", floor_views.ScheduleView.as_view(), name="schedule"),
+    # the waiting lists and the room's public board (docs/waiting-lists.md)
+    path("floor/lists/", waiting_list_views.ListsView.as_view(), name="lists"),
+    path("floor/lists/calls/", waiting_list_views.CallsPanelView.as_view(), name="list-calls"),
+    path("floor/lists/settings/", waiting_list_views.ListSettingsView.as_view(), name="list-settings"),
+    path("floor/lists/report/", waiting_list_views.ListReportView.as_view(), name="list-report"),
+    path("board/", board_views.BoardView.as_view(), name="board"),
+    path("board/panel/", board_views.BoardPanelView.as_view(), name="board-panel"),
 ]

@@ -18,6 +18,9 @@ class Player(models.Model):
     name = models.CharField(max_length=100)
     # NULL, not "", for "no member number": the unique constraint applies only to numbers set.
     member_number = models.CharField(max_length=20, null=True, blank=True, default=None)  # noqa: DJ001
+    # What the room's public board shows for the player (waiting lists): blank shows the first name
+    # and the last name's initial (:attr:`board_name`); never the full name.
+    board_alias = models.CharField(max_length=30, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -39,6 +42,18 @@ class Player(models.Model):
         if self.member_number is not None:
             self.member_number = self.member_number.strip() or None
         super().save(*args, **kwargs)
+
+    @property
+    def board_name(self) -> str:
+        """The name the public board shows: the alias the player chose, else ``Ann S.`` (the first
+        name and the last name's initial; a one-word name as it is)."""
+        alias = self.board_alias.strip()
+        if alias:
+            return alias
+        words = self.name.split()
+        if not words:
+            return "?"
+        return words[0] if len(words) == 1 else f"{words[0]} {words[-1][0].upper()}."
 
 
 class SeatingQuerySet(models.QuerySet["Seating"]):
