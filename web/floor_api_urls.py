@@ -1,5 +1,6 @@
 """``/api/`` routes of the floor (included from casino/urls.py)."""
 
+from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from web import floor_api as api
@@ -26,9 +27,13 @@ router.register(
 router.register(
     "waiting-list-events", waiting_list_api.WaitingListEventViewSet, basename="waiting-list-event"
 )
-router.register(
-    "waiting-list-settings", waiting_list_api.WaitingListSettingsViewSet, basename="waiting-list-settings"
-)
 router.register("must-moves", waiting_list_api.MustMoveViewSet, basename="must-move")
 
-urlpatterns = router.urls
+urlpatterns = [
+    *router.urls,
+    path(
+        "waiting-list-settings/",
+        waiting_list_api.WaitingListSettingsViewSet.as_view({"get": "show", "post": "change"}),
+        name="waiting-list-settings",
+    ),
+]

@@ -386,21 +386,23 @@ class WaitingListEventViewSet(ActionPermissionMixin, viewsets.ReadOnlyModelViewS
 
 class WaitingListSettingsViewSet(ActionPermissionMixin, viewsets.GenericViewSet[WaitingListSettings]):
     """The room's list rules: call-in expiry, time to take a called seat, what a missed call costs,
-    the table changes' turn, players enough to open a game (one set for the room)."""
+    the table changes' turn, players enough to open a game (one set for the room). One object at
+    one path: routed by hand (``web.floor_api_urls``: GET ``show``, POST ``change``), not as a
+    collection."""
 
     serializer_class = WaitingListSettingsSerializer
     pagination_class = None
     filter_backends: list[Any] = []
     action_permissions = {
-        "list": ["tables.view_waitinglistsettings"],
-        "create": ["tables.change_waitinglistsettings"],
+        "show": ["tables.view_waitinglistsettings"],
+        "change": ["tables.change_waitinglistsettings"],
     }
 
     def get_queryset(self) -> QuerySet[WaitingListSettings]:
         return WaitingListSettings.objects.all()
 
     @extend_schema(responses={200: WaitingListSettingsSerializer}, summary="The room's list settings")
-    def list(self, request: Request) -> Response:
+    def show(self, request: Request) -> Response:
         return Response(WaitingListSettingsSerializer(WaitingListSettings.current()).data)
 
     @extend_schema(
@@ -408,7 +410,7 @@ class WaitingListSettingsViewSet(ActionPermissionMixin, viewsets.GenericViewSet[
         responses={200: WaitingListSettingsSerializer, **ERRORS},
         summary="Change the room's list settings (only those given), with a reason",
     )
-    def create(self, request: Request) -> Response:
+    def change(self, request: Request) -> Response:
         data = _input(SettingsChangeSerializer, request)
         reason = data.pop("reason")
         row = services.update_list_settings(by=request.user, reason=reason, **data)
