@@ -195,12 +195,13 @@ def measure(
         time.sleep(0.05)
     elapsed = time.monotonic() - started
     cpu = cpu_seconds(pids) + cpu_seconds(pg_pids) - cpu_before
+    with run.lock:
+        answers = list(run.answers)  # the measured window's
     time.sleep(args.poll + 1)  # the last change reaches every board
     stop.set()
     for client in clients:
         client.join(timeout=30)
     with run.lock:
-        answers = list(run.answers)
         seen = dict(run.seen)
     statuses = [s for s, _ in answers]
     times = sorted(t * 1000 for _, t in answers)

@@ -236,3 +236,26 @@ def test_the_floor_runs_a_seat_and_the_board_follows(
     report.goto("/floor/lists/report/")
     expect(report.locator("#list-events")).to_contain_text("Passed (missed or declined the call)")
     accessible(report)
+
+
+def test_the_board_rides_out_a_server_restart(
+    board: Any, room: dict[str, Any], users: dict[str, Any]
+) -> None:
+    """While the server can't be reached the board says so and keeps polling; the first answer
+    after it is back brings every change made meanwhile (nothing is kept between requests)."""
+    from playwright.sync_api import expect
+
+    holdem = room["holdem"]
+    board.goto("/board/")
+    expect(board.locator("#board-offline")).to_be_hidden()
+    board.route("**/board/panel/", lambda route: route.abort("connectionrefused"))
+    expect(board.locator("#board-offline")).to_be_visible(timeout=WITHIN_MS)
+    services.add_player(waiting_lists=[holdem], new_player_name="Fay Meanwhile", by=users["floor"])
+    board.unroute("**/board/panel/")
+    started = time.monotonic()
+    seen_within(
+        "the change made while it was down",
+        started,
+        lambda: expect(names_on(board, holdem)).to_contain_text("Fay M.", timeout=WITHIN_MS),
+        lambda: expect(board.locator("#board-offline")).to_be_hidden(timeout=WITHIN_MS),
+    )
