@@ -169,7 +169,8 @@ def measure(
     etags: bool,
     busy: bool,
 ) -> None:
-    run, stop, changes = Run(), threading.Event(), []
+    run, stop = Run(), threading.Event()
+    changes: list[float] = []  # when each change was made (monotonic)
     clients = [
         threading.Thread(
             target=board_client, args=(port, run, stop, args.poll, etags, i, changes), daemon=True

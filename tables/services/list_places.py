@@ -174,12 +174,14 @@ def settled(waiting_list: WaitingList, now: datetime.datetime) -> tuple[Places, 
 
 
 def choice(choices: type[Any], value: str, field: str) -> str:
+    """``value`` when it is one of ``choices``' values (a TextChoices), else FloorValidationError."""
     if value not in choices.values:
         raise FloorValidationError(f"{value!r} is not one of {', '.join(choices.values)}.", field=field)
     return value
 
 
 def clean_text(text: str | None, *, field: str, what: str, longest: int) -> str:
+    """``text`` stripped; FloorValidationError when longer than ``longest`` or not printable."""
     text = (text or "").strip()
     check_text(text, field=field, what=what, longest=longest)
     return text
@@ -228,6 +230,9 @@ def seat_placed(
     now: datetime.datetime,
     passed_over: list[dict[str, Any]],
 ) -> Seating:
+    """Seat ``place``'s player (:func:`tables.services.seat_player`, the table locked by the caller),
+    take the place off its list as seated, and the player off every other list in ``lists``
+    (locked); each recorded. Returns the seating."""
     entry = places.entries[place.id]
     seating = seat_player(table=table, seat_number=seat_number, player=entry.player, by=by)
     where = f"table {table.number} seat {seat_number}"

@@ -269,13 +269,14 @@ def call_player(*, entry: WaitingListEntry, table: Table, by: User, reason: str 
     (a call-in not arrived, called elsewhere) or ``already_called``."""
     reason = clean_text(reason, field="reason", what="A reason", longest=500)
     table = lock_table(table)
-    waiting_list = lock_lists([entry.waiting_list_id])[entry.waiting_list_id]
-    if not waiting_list.feeds(table):
-        raise NotFedByList(f"Table {table.number} is not a {waiting_list.label} table.", field="table")
+    now = timezone.now()
+    # Every list the player is on: a player called from one list can't be called from another at once.
+    lists = player_lists(entry.player, [entry.waiting_list_id], now)
+    places = lists[entry.waiting_list_id]
+    if not places.waiting_list.feeds(table):
+        raise NotFedByList(f"Table {table.number} is not a {places.waiting_list.label} table.", field="table")
     if not table.is_open:
         raise TableClosed(f"Table {table.number} is closed.")
-    now = timezone.now()
-    places, _ = settled(waiting_list, now)
     _call(places, places.on_list(entry), table=table, by=by, now=now, reason=reason)
     return places.entries[entry.pk]
 
