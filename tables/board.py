@@ -46,6 +46,7 @@ class BoardTable:
     stakes: str
     seats: int
     open_seats: int
+    must_move: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +110,7 @@ def board(now: datetime.datetime | None = None) -> Board:
                 stakes=table.stakes.label,
                 seats=table.seat_count,
                 open_seats=max(0, free - len(state.called_to(table))),
+                must_move=table.pk in state.must_moves,
             )
         )
     interest = {i.waiting_list.pk: i for i in state.interest()}
