@@ -12,7 +12,9 @@
   seat, move and unseat players), chips (``tables.sell_chips``, ``tables.cash_out_chips``),
   players (add/change/delete, merge two records of one person: ``tables.merge_player``), stakes,
   tables and collection schedules (add/change), the cash-per-gaming-day settings, identifications
-  and report, and the configuration history.
+  and report, the configuration history, and the waiting lists (``tables.run_waiting_lists``: add,
+  call, seat, move, remove; must-move tables; ``tables.change_waitinglistsettings``: the room's
+  list rules).
 * **Auditor**: every ``view_*`` permission of the tables and ledger apps; changes nothing.
 
 Admins are superusers. :func:`sync_roles` makes the four groups hold exactly these
@@ -86,6 +88,14 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tables.change_collectionschedule",
         "tables.add_collectionscheduleversion",
         "tables.add_collectionrate",
+        # The waiting lists, seat offers and the board (docs/waiting-lists.md): the floor runs them.
+        "tables.view_waitinglist",
+        "tables.view_waitinglistentry",
+        "tables.view_waitinglistevent",
+        "tables.view_waitinglistsettings",
+        "tables.view_mustmove",
+        "tables.run_waiting_lists",
+        "tables.change_waitinglistsettings",
         # The drop count and its variance sign-off are the floor's (docs/reports.md); the report
         # pages they sit on need the reports' view.
         "ledger.view_reports",

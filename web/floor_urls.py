@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from web import floor_views, player_views, table_setup_views
+from web import board_views, floor_views, player_views, table_setup_views, waiting_list_views
 from web.home_views import HomeView
 from web.terminal import views as terminal_views
 
@@ -29,4 +29,11 @@ urlpatterns = [
     path("floor/cash-day/", player_views.CashDayView.as_view(), name="cash-day"),
     path("floor/schedules/", floor_views.ScheduleListView.as_view(), name="schedules"),
     path("floor/schedules/<str:code>/", floor_views.ScheduleView.as_view(), name="schedule"),
+    # the waiting lists and the room's public board (docs/waiting-lists.md)
+    path("floor/lists/", waiting_list_views.ListsView.as_view(), name="lists"),
+    path("floor/lists/calls/", waiting_list_views.CallsPanelView.as_view(), name="list-calls"),
+    path("floor/lists/settings/", waiting_list_views.ListSettingsView.as_view(), name="list-settings"),
+    path("floor/lists/report/", waiting_list_views.ListReportView.as_view(), name="list-report"),
+    path("board/", board_views.BoardView.as_view(), name="board"),
+    path("board/panel/", board_views.BoardPanelView.as_view(), name="board-panel"),
 ]

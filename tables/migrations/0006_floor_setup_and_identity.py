@@ -27,7 +27,7 @@ def fill_player_keys(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0004_dealers_misdeal_codes_boards_sweeps'),
+        ('tables', '0005_waiting_lists'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

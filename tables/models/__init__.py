@@ -29,7 +29,10 @@ they were one module); import the models from here, ``from tables.models import 
 * ``history``: :class:`ConfigAction`, :class:`ConfigChange`;
 * ``money``: :class:`ChipMovementKind`, :class:`ChipMovement`, :class:`ReadingStatus`,
   :class:`HandResult`;
-* ``idempotency``: :class:`IdempotentRequest`.
+* ``idempotency``: :class:`IdempotentRequest`;
+* ``waiting_lists``: :class:`WaitingList`, :class:`WaitingListEntry` (:class:`EntryState`,
+  :class:`EntrySource`, :class:`EntryKind`), :class:`WaitingListEvent` (:class:`ListEvent`),
+  :class:`WaitingListSettings` (:class:`MissedCallPolicy`), :class:`MustMove`.
 
 The floor's choices and limits (:mod:`tables.choices`) are re-exported here as well.
 """
@@ -63,6 +66,18 @@ from tables.models.players import Player, PlayerMerge, Seating, SeatingQuerySet,
 from tables.models.schedules import CollectionRate, CollectionSchedule, CollectionScheduleVersion
 from tables.models.stakes import Stakes
 from tables.models.tables import ButtonState, Seat, Table, TableStatus
+from tables.models.waiting_lists import (
+    EntryKind,
+    EntrySource,
+    EntryState,
+    ListEvent,
+    MissedCallPolicy,
+    MustMove,
+    WaitingList,
+    WaitingListEntry,
+    WaitingListEvent,
+    WaitingListSettings,
+)
 
 __all__ = [
     "BIG_BET_STRUCTURES",
@@ -82,6 +97,9 @@ __all__ = [
     "ConfigAction",
     "ConfigChange",
     "DealerShift",
+    "EntryKind",
+    "EntrySource",
+    "EntryState",
     "Game",
     "GameKind",
     "Hand",
@@ -91,7 +109,10 @@ __all__ = [
     "IdempotentRequest",
     "IdentificationKind",
     "KillType",
+    "ListEvent",
     "MisdealReason",
+    "MissedCallPolicy",
+    "MustMove",
     "NaturalKeyManager",
     "NaturalKeyModel",
     "Payer",
@@ -107,6 +128,10 @@ __all__ = [
     "Structure",
     "Table",
     "TableStatus",
+    "WaitingList",
+    "WaitingListEntry",
+    "WaitingListEvent",
+    "WaitingListSettings",
     "format_cents",
     "name_key",
     "phone_digits",

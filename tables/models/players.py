@@ -54,6 +54,9 @@ class Player(models.Model):
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_players"
     )
+    # What the room's public board shows for the player (waiting lists): blank shows the first name
+    # and the last name's initial (:attr:`board_name`); never the full name.
+    board_alias = models.CharField(max_length=30, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -89,6 +92,16 @@ class Player(models.Model):
     @property
     def is_merged(self) -> bool:
         return self.merged_into_id is not None
+    def board_name(self) -> str:
+        """The name the public board shows: the alias the player chose, else ``Ann S.`` (the first
+        name and the last name's initial; a one-word name as it is)."""
+        alias = self.board_alias.strip()
+        if alias:
+            return alias
+        words = self.name.split()
+        if not words:
+            return "?"
+        return words[0] if len(words) == 1 else f"{words[0]} {words[-1][0].upper()}."
 
 
 class SeatingQuerySet(models.QuerySet["Seating"]):
