@@ -92,6 +92,8 @@ class Player(models.Model):
     @property
     def is_merged(self) -> bool:
         return self.merged_into_id is not None
+
+    @property
     def board_name(self) -> str:
         """The name the public board shows: the alias the player chose, else ``Ann S.`` (the first
         name and the last name's initial; a one-word name as it is)."""
