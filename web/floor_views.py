@@ -5,7 +5,10 @@ table notice).
 Input and output only: each POST calls one service (``tables.services``, ``handflow.services``)
 and shows its refusal as a message; nothing is written when a service refuses. A chip movement
 carries a token made when its form was drawn, so a double submit is one movement (the services'
-idempotency key ``page:<token>``).
+idempotency key ``page:<token>``). A refused buy-in, rebuy or cash-out draws the page again (400)
+with its form as it was typed. A cash-out, and a buy-in or rebuy of a large amount
+(:func:`web.floor_forms.large_amount_cents`), is asked about first: the page shows what would be
+done (the player and the amount) and posts it again with ``confirm=1``; nothing is written before.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import PermissionDenied
@@ -32,7 +36,13 @@ from tables.errors import FloorError
 from tables.models import ChipMovement, CollectionSchedule, Player, Seating, Table, TableStatus
 from tables.selectors import active_seatings
 from tables.services import RATE_FIELDS
-from web.floor_forms import PageInputError, ScheduleRevisionForm, dollars_to_cents
+from web.floor_forms import (
+    LARGE_AMOUNT_BUY_INS,
+    PageInputError,
+    ScheduleRevisionForm,
+    dollars_to_cents,
+    large_amount_cents,
+)
 from web.pages import refusal, whole_number
 
 
@@ -50,6 +60,15 @@ def _manage_url(number: int) -> str:
 
 
 CHIP_ACTIONS = frozenset({"buy_in", "rebuy", "cash_out"})
+#: The page's form of each chip action (``manage.html``: ``buy-in-form``, ``chips-form``).
+_FORM_OF = {"buy_in": "buy_in", "rebuy": "chips", "cash_out": "chips"}
+
+
+def _typed(data: Any) -> dict[str, str]:
+    """A chip form's fields as posted, to draw the form again as it was typed."""
+    return {key: str(data.get(key, "")) for key in ("player", "player_name", "seat_number", "amount")}
+
+
 #: The token a page puts in each of its forms (``uuid4().hex``; tests post short ones).
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -77,7 +96,13 @@ class ManageTableView(PermissionRequiredMixin, View):
     permission_required = "tables.manage_floor"
 
     def get(self, request: HttpRequest, number: int) -> HttpResponse:
-        table = _table(number)
+        return render(request, "tables/manage.html", self._context(_table(number)))
+
+    def _context(
+        self, table: Table, *, kept: Any = None, confirm: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The page's context; ``kept``: a chip form's POST, drawn again as typed (its ``action``
+        says which form); ``confirm``: the question a cash-out or large amount asks first."""
         seated = list(active_seatings(table))  # by seat number
         context = {
             "table": table,
@@ -91,8 +116,33 @@ class ManageTableView(PermissionRequiredMixin, View):
             .select_related("game", "stakes")
             .order_by("number"),
             "token": uuid.uuid4().hex,
+            # The chip form posted, as typed, under the form it came from (``buy_in`` or ``chips``).
+            "kept": {} if kept is None else {_FORM_OF.get(kept.get("action", ""), ""): _typed(kept)},
+            "confirm": confirm,
         }
-        return render(request, "tables/manage.html", context)
+        return context
+
+    def _ask(self, request: HttpRequest, table: Table, question: str, yes: str) -> HttpResponse:
+        """The page asking ``question`` before a chip action: the same POST with ``confirm=1``."""
+        fields = [(k, v) for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", "confirm")]
+        confirm = {"question": question, "yes": yes, "fields": fields}
+        return render(request, "tables/manage.html", self._context(table, kept=request.POST, confirm=confirm))
+
+    def _large(self, request: HttpRequest, table: Table, amount: int, what: str) -> HttpResponse | None:
+        """The question a buy-in or rebuy of more than the table's large amount asks first (None:
+        not large, or confirmed)."""
+        rules = hand_flow.table_rules(table)
+        buy_ins = int(getattr(settings, "FLOOR_CONFIRM_BUY_INS", LARGE_AMOUNT_BUY_INS))
+        large = large_amount_cents(
+            minimum_cents=rules.minimum_cents, maximum_cents=rules.maximum_cents, buy_ins=buy_ins
+        )
+        if large is None or amount <= large or request.POST.get("confirm") == "1":
+            return None
+        question = (
+            f"{what} for ${amount / 100:,.2f} at table {table.number}? That is more than "
+            f"${large / 100:,.2f}, {buy_ins} times the minimum buy-in of ${rules.minimum_cents / 100:,.2f}."
+        )
+        return self._ask(request, table, question, f"Yes, ${amount / 100:,.2f}")
 
     def post(self, request: HttpRequest, number: int) -> HttpResponse:
         table = _table(number)
@@ -117,9 +167,13 @@ class ManageTableView(PermissionRequiredMixin, View):
                 chosen = _int(data.get("player"))
                 walk_in = "" if chosen is not None else (data.get("player_name") or "").strip()
                 amount = dollars_to_cents(data.get("amount", ""), "amount")
+                player = None if walk_in else self._player(data)
+                who = walk_in or (player.name if player else "")
+                if asked := self._large(request, table, amount, f"Buy in {who}"):
+                    return asked
                 movement = hand_flow.buy_in(
                     table=table,
-                    player=None if walk_in else self._player(data),
+                    player=player,
                     new_player_name=walk_in or None,
                     amount_cents=amount,
                     seat_number=_int(data.get("seat_number")),
@@ -130,6 +184,8 @@ class ManageTableView(PermissionRequiredMixin, View):
             elif action == "rebuy":
                 player = self._player(data)
                 amount = dollars_to_cents(data.get("amount", ""), "amount")
+                if asked := self._large(request, table, amount, f"Rebuy {player.name}"):
+                    return asked
                 key = _key(request, action)
                 movement = hand_flow.rebuy(
                     table=table, player=player, amount_cents=amount, by=by, idempotency_key=key
@@ -137,6 +193,13 @@ class ManageTableView(PermissionRequiredMixin, View):
                 _done(request, movement, f"{player.name} rebought for ${amount / 100:,.2f}.")
             elif action == "cash_out":
                 player = self._player(data)
+                held = ledger_selectors.player_chips(table=table, player=player)
+                if held and data.get("confirm") != "1":  # no chips: the service refuses, saying so
+                    question = (
+                        f"Cash out {player.name}: ${held / 100:,.2f}, all their chips at table "
+                        f"{table.number}? They leave the table."
+                    )
+                    return self._ask(request, table, question, f"Yes, cash out ${held / 100:,.2f}")
                 movement = hand_flow.cash_out(
                     table=table, player=player, by=by, idempotency_key=_key(request, action)
                 )
@@ -169,6 +232,8 @@ class ManageTableView(PermissionRequiredMixin, View):
                 messages.error(request, "Unknown action.")
         except (FloorError, LedgerError, PageInputError) as exc:
             refusal(request, exc)
+            if action in CHIP_ACTIONS:  # drawn again as typed: a walk-in's name, the amount, the seat
+                return render(request, "tables/manage.html", self._context(table, kept=data), status=400)
         return HttpResponseRedirect(_manage_url(number))
 
     @staticmethod
