@@ -15,7 +15,10 @@ The crontab times are on the card room's clock (``settings.TIME_ZONE``):
   ``settings.IDEMPOTENCY_KEY_RETENTION_HOURS`` (the ledger's own keys are never dropped);
 * ``tables.replay_audit_nightly`` at 04:45: re-decide every settled hand of the day before from its
   stored input and compare it with what was recorded and posted (``handflow.audit``), stored as an
-  ``IntegrityCheck`` of scope ``replay``.
+  ``IntegrityCheck`` of scope ``replay``;
+* ``tables.expire_waiting_lists`` every minute: record the waiting lists' time limits passed (a
+  call-in not arrived, a call not taken; docs/waiting-lists.md). They take effect when due anyway:
+  this only writes them into the day's record while nobody touches the lists.
 
 Tasks are named here by their Celery names only: the back office doesn't import the hand's money.
 """
@@ -67,6 +70,13 @@ SCHEDULES = (
         minute="0",
         hour="5",
         description="Delete the API's replay records (IdempotentRequest) past their retention.",
+    ),
+    Schedule(
+        name="tables: waiting lists' time limits",
+        task="tables.expire_waiting_lists",
+        minute="*",
+        hour="*",
+        description="Record the call-ins not arrived and the calls not taken in time (the lists' record).",
     ),
 )
 

@@ -74,8 +74,14 @@ RECORD_MODELS: tuple[type[models.Model], ...] = (
 
 RECORD_TABLES: tuple[str, ...] = tuple(model._meta.db_table for model in RECORD_MODELS)
 
-OTHER_APPEND_ONLY_LABELS: tuple[str, ...] = ("tables.ConfigChange",)
-"""Append-only by their models, without a trigger: named by label (the ledger doesn't import the
+OTHER_APPEND_ONLY_LABELS: tuple[str, ...] = (
+    "tables.ConfigChange",
+    "tables.WaitingListEvent",
+    "tables.PlayerMerge",
+    "tables.PlayerIdentification",
+)
+"""Append-only by their models, without a trigger (the change log, the waiting lists' record, player
+merges, identifications recorded for the day's cash): named by label (the ledger doesn't import the
 floor; it names the floor's models by label, as its foreign keys do)."""
 
 NO_DELETE_MODELS: tuple[type[models.Model], ...] = (Account, ChainHead, ReportExport)

@@ -33,6 +33,7 @@ message names the path (``reading.pots[0].awards[1].amount: ...``).
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -84,7 +85,7 @@ class ReadHand:
         return tuple(c.text for c in self.cards)
 
 
-class Reading:
+class Reading(ABC):
     """A decided showdown, one of :class:`PotReading`, :class:`ChineseReading`,
     :class:`TaiwaneseReading`.  What every reader needs is here; the rest is on the shape."""
 
@@ -108,25 +109,28 @@ class Reading:
             )
         raise ShowdownError(f"reading.game: no reading of game {game!r}")
 
+    @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The engine's JSON object for this reading (``from_json`` of it gives it back)."""
-        raise NotImplementedError
+        ...
 
     @property
-    def kind(self) -> EngineKind:
-        raise NotImplementedError
+    @abstractmethod
+    def kind(self) -> EngineKind: ...
 
     @property
+    @abstractmethod
     def seats(self) -> tuple[int, ...]:
         """Every seat of the reading: pot games ascending (folded seats too); Chinese poker by
         position from the button; Taiwanese poker clockwise from the button."""
-        raise NotImplementedError
+        ...
 
     @property
+    @abstractmethod
     def net(self) -> dict[int, int]:
         """Each seat's result in cents (won minus put in; received minus paid), in :attr:`seats`
         order.  The nets sum to zero."""
-        raise NotImplementedError
+        ...
 
     @property
     def payments(self) -> tuple[Payment, ...]:

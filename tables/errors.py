@@ -86,6 +86,33 @@ class PlayerAlreadySeated(FloorConflict):
     code = "player_already_seated"
 
 
+class SeatedElsewhere(FloorConflict):
+    """The player sits at another table: one table at a time, unless the floor allows a second
+    one with a reason."""
+
+    code = "seated_elsewhere"
+
+
+class PossibleDuplicate(FloorConflict):
+    """A new player's name (or phone) matches a player on file: same person? Choose them, or
+    confirm that this is someone else."""
+
+    code = "possible_duplicate"
+
+
+class PlayerMerged(FloorConflict):
+    """The player record was merged into another: act on the player it was merged into."""
+
+    code = "player_merged"
+
+
+class IdentificationRequired(FloorConflict):
+    """The transaction takes the player's gaming-day total in or out over the report threshold:
+    record the player's identification first."""
+
+    code = "identification_required"
+
+
 class NotSeated(FloorConflict):
     code = "not_seated"
 
@@ -226,3 +253,48 @@ class NotADealer(FloorValidationError):
     """Only a user who may run hands (a dealer, or the floor) can be clocked in at a table."""
 
     code = "not_a_dealer"
+
+
+# --- Waiting lists and seat offers (tables.services.waiting_lists, tables.services.must_move) -------
+
+
+class ListClosed(FloorConflict):
+    """The waiting list is closed: it takes nobody new."""
+
+    code = "list_closed"
+
+
+class AlreadyOnList(FloorConflict):
+    """The player already holds a place on the list (one place per player per list)."""
+
+    code = "already_on_list"
+
+
+class NotOnList(FloorConflict):
+    """The place is no longer on the list (seated, taken off, expired): nothing to do with it."""
+
+    code = "not_on_list"
+
+
+class NotCalled(FloorConflict):
+    """The player isn't called to a seat now (never called, or the time to take it ran out)."""
+
+    code = "not_called"
+
+
+class NoOpenSeat(FloorConflict):
+    """Every free seat at the table is taken or already offered to a called player."""
+
+    code = "no_open_seat"
+
+
+class NotFedByList(FloorValidationError):
+    """The table is not a table of the list's game and stakes."""
+
+    code = "not_fed_by_list"
+
+
+class OutOfTurn(FloorValidationError):
+    """Someone else is ahead for this seat: the floor may go out of turn only with a reason."""
+
+    code = "out_of_turn"

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 
-from tables.models import CollectionSchedule, CollectionScheduleVersion, ConfigAction, ConfigChange
+from tables.models import CollectionSchedule, CollectionScheduleVersion, ConfigAction, ConfigChange, Game
 
 JSONValue = Any
 
@@ -33,6 +33,13 @@ def snapshot(instance: models.Model) -> dict[str, JSONValue]:
     data: dict[str, JSONValue] = {}
     for field in instance._meta.concrete_fields:
         data[field.attname] = _json(getattr(instance, field.attname))
+    return data
+
+
+def game_snapshot(game: Game) -> dict[str, JSONValue]:
+    """A game with the games its button picks from (a choice game), in words for the change log."""
+    data = snapshot(game)
+    data["choice_of"] = ", ".join(g.name for g in game.choice_of.order_by("sort_order", "slug"))
     return data
 
 

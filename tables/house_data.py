@@ -3,7 +3,8 @@
 The data file is the source (``tables/data/house_data.json``); this module only upserts it by
 natural key, so loading twice changes nothing:
 
-* games by ``slug`` and stakes by ``code``: created, or updated where the file differs (stakes
+* games by ``slug`` and stakes by ``code``: created, or updated where the file differs (a choice
+  game's ``choice_of`` lists the games its button picks from, by slug; stakes
   already used by a table or hand are never rewritten: give changed stakes a new code);
 * collection schedules by ``code``: created with version 1 in force from the moment it is loaded
   (or from ``effective_from`` / the file's optional ``schedules_effective_from``, for a back-dated
@@ -30,7 +31,7 @@ from django.db import models, transaction
 from django.utils import timezone
 
 from tables import services
-from tables.history import record_change, snapshot
+from tables.history import game_snapshot, record_change, snapshot
 from tables.models import CollectionSchedule, ConfigAction, ConfigChange, Game, Hand, Stakes, Table
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "house_data.json"
@@ -104,7 +105,22 @@ def _changed_by_floor(instance: models.Model) -> bool:
     return latest is not None and (latest.by_id is not None or latest.reason != REASON)
 
 
+def _choices(item: dict[str, Any]) -> list[Game]:
+    """The games a choice game's button picks from (the file's ``choice_of`` slugs)."""
+    slugs = item.get("choice_of") or []
+    found = {game.slug: game for game in Game.objects.filter(slug__in=slugs)}
+    missing = [slug for slug in slugs if slug not in found]
+    if missing:
+        raise HouseDataError(f"game {item['slug']}: choice_of names unknown games {', '.join(missing)}")
+    return [found[slug] for slug in slugs]
+
+
 def _upsert_games(games: list[dict[str, Any]], report: LoadReport) -> None:
+    # Two passes: every game exists before a choice game's list of games is set. A game the floor
+    # changed since the last load is left as it is (its fields and its list of games alike).
+    loaded: list[tuple[Game, dict[str, Any] | None]] = []
+    #: pk of each game the floor changed -> whether the file's fields differ from it.
+    floors: dict[int, bool] = {}
     for item in games:
         values = {name: item.get(name) for name in GAME_FIELDS}
         game = Game.objects.filter(slug=item["slug"]).first()
@@ -112,26 +128,35 @@ def _upsert_games(games: list[dict[str, Any]], report: LoadReport) -> None:
             game = Game(slug=item["slug"], **values)
             game.full_clean()
             game.save()
-            record_change(
-                instance=game, action=ConfigAction.CREATE, by=None, reason=REASON, after=snapshot(game)
-            )
-            report.created["games"] += 1
+            loaded.append((game, None))
             continue
-        before = snapshot(game)
+        before = game_snapshot(game)
+        loaded.append((game, before))
+        if _changed_by_floor(game):
+            floors[game.pk] = any(getattr(game, name) != value for name, value in values.items())
+            continue
+        fields_before = snapshot(game)
         for name, value in values.items():
             setattr(game, name, value)
-        if snapshot(game) != before and _changed_by_floor(game):
-            report.kept.append(f"game {game.slug}")
-        elif snapshot(game) != before:
+        if snapshot(game) != fields_before:
             game.full_clean()
             game.save()
+    for (game, earlier), item in zip(loaded, games, strict=True):
+        wanted = _choices(item)
+        choices_differ = {g.pk for g in wanted} != {g.pk for g in game.choice_of.all()}
+        if game.pk in floors:
+            if floors[game.pk] or choices_differ:
+                report.kept.append(f"game {game.slug}")
+            continue
+        if choices_differ:
+            game.choice_of.set(wanted)
+        after = game_snapshot(game)
+        if earlier is None:
+            record_change(instance=game, action=ConfigAction.CREATE, by=None, reason=REASON, after=after)
+            report.created["games"] += 1
+        elif after != earlier:
             record_change(
-                instance=game,
-                action=ConfigAction.UPDATE,
-                by=None,
-                reason=REASON,
-                before=before,
-                after=snapshot(game),
+                instance=game, action=ConfigAction.UPDATE, by=None, reason=REASON, before=earlier, after=after
             )
             report.updated["games"] += 1
 

@@ -5,11 +5,16 @@
   showdown, confirm, misdeal); sells chips at the table (``tables.sell_chips``: buy-ins and
   rebuys, as California card-room dealers do). Changes no configuration and cashes nobody out.
 * **Cage cashier**: views the floor; sells chips and cashes players out
-  (``tables.sell_chips``, ``tables.cash_out_chips``). Runs no hands, seats nobody.
+  (``tables.sell_chips``, ``tables.cash_out_chips``); records a player's identification and reads
+  the cash-per-gaming-day report (``tables.add_playeridentification``,
+  ``tables.view_playeridentification``). Runs no hands, seats nobody.
 * **Floor manager**: everything a dealer can, plus ``tables.manage_floor`` (open/close tables,
   seat, move and unseat players), chips (``tables.sell_chips``, ``tables.cash_out_chips``),
-  players (add/change/delete), stakes, tables and collection schedules (add/change), and the
-  configuration history.
+  players (add/change/delete, merge two records of one person: ``tables.merge_player``), stakes,
+  tables and collection schedules (add/change), the cash-per-gaming-day settings, identifications
+  and report, the configuration history, and the waiting lists (``tables.run_waiting_lists``: add,
+  call, seat, move, remove; must-move tables; ``tables.change_waitinglistsettings``: the room's
+  list rules).
 * **Auditor**: every ``view_*`` permission of the tables and ledger apps; changes nothing.
 
 Admins are superusers. :func:`sync_roles` makes the four groups hold exactly these
@@ -46,11 +51,20 @@ _FLOOR_VIEW = [
     "tables.view_chipmovement",
     "tables.view_handresult",
     "tables.view_dealershift",
+    "tables.view_playermerge",
+    "tables.view_cashdaysettings",
 ]
 
 ROLE_PERMISSIONS: dict[str, list[str]] = {
     DEALER: [*_FLOOR_VIEW, "tables.run_hand", "tables.sell_chips"],
-    CAGE: [*_FLOOR_VIEW, "tables.sell_chips", "tables.cash_out_chips"],
+    # The cage records a player's identification for a currency transaction report.
+    CAGE: [
+        *_FLOOR_VIEW,
+        "tables.sell_chips",
+        "tables.cash_out_chips",
+        "tables.view_playeridentification",
+        "tables.add_playeridentification",
+    ],
     FLOOR_MANAGER: [
         *_FLOOR_VIEW,
         "tables.view_configchange",
@@ -61,6 +75,10 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tables.add_player",
         "tables.change_player",
         "tables.delete_player",
+        "tables.merge_player",
+        "tables.view_playeridentification",
+        "tables.add_playeridentification",
+        "tables.change_cashdaysettings",
         "tables.add_seating",
         "tables.change_seating",
         "tables.add_stakes",
@@ -70,6 +88,14 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
         "tables.change_collectionschedule",
         "tables.add_collectionscheduleversion",
         "tables.add_collectionrate",
+        # The waiting lists, seat offers and the board (docs/waiting-lists.md): the floor runs them.
+        "tables.view_waitinglist",
+        "tables.view_waitinglistentry",
+        "tables.view_waitinglistevent",
+        "tables.view_waitinglistsettings",
+        "tables.view_mustmove",
+        "tables.run_waiting_lists",
+        "tables.change_waitinglistsettings",
         # The drop count and its variance sign-off are the floor's (docs/reports.md); the report
         # pages they sit on need the reports' view.
         "ledger.view_reports",

@@ -19,7 +19,6 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.serializers import BaseSerializer
 
 from handflow import services as hand_flow
 from tables import services
@@ -45,7 +44,6 @@ from web.floor_serializers import (
     HandSerializer,
     MisdealSerializer,
     MovePlayerSerializer,
-    PlayerSerializer,
     ReasonSerializer,
     ScheduleCreatedSerializer,
     ScheduleCreateSerializer,
@@ -299,58 +297,7 @@ class SeatViewSet(ActionPermissionMixin, viewsets.ReadOnlyModelViewSet[Seat]):
     action_permissions = {"list": ["tables.view_seat"], "retrieve": ["tables.view_seat"]}
 
 
-# --- Players and seatings -----------------------------------------------------------------------------
-
-
-class PlayerFilter(django_filters.FilterSet):
-    name = django_filters.CharFilter(lookup_expr="icontains")
-
-    class Meta:
-        model = Player
-        fields = ("name", "member_number")
-
-
-@extend_schema_view(
-    create=extend_schema(responses={201: PlayerSerializer, **ERRORS}),
-    update=extend_schema(responses={200: PlayerSerializer, **ERRORS}),
-    partial_update=extend_schema(responses={200: PlayerSerializer, **ERRORS}),
-    destroy=extend_schema(responses={204: None, 409: ErrorSerializer}),
-)
-class PlayerViewSet(ActionPermissionMixin, viewsets.ModelViewSet[Player]):
-    """Players (floor managers add, change and delete them)."""
-
-    queryset = Player.objects.all()
-    serializer_class = PlayerSerializer
-    filterset_class = PlayerFilter
-    action_permissions = {
-        "list": ["tables.view_player"],
-        "retrieve": ["tables.view_player"],
-        "create": ["tables.add_player"],
-        "update": ["tables.change_player"],
-        "partial_update": ["tables.change_player"],
-        "destroy": ["tables.delete_player"],
-    }
-
-    def perform_create(self, serializer: BaseSerializer[Player]) -> None:
-        data = serializer.validated_data
-        serializer.instance = services.create_player(
-            name=data["name"], member_number=data.get("member_number"), by=self.request.user
-        )
-
-    def perform_update(self, serializer: BaseSerializer[Player]) -> None:
-        data = serializer.validated_data
-        kwargs: dict[str, Any] = {}
-        if "name" in data:
-            kwargs["name"] = data["name"]
-        if "member_number" in data:
-            kwargs["member_number"] = data["member_number"]
-        assert serializer.instance is not None  # an update has the player it changes
-        serializer.instance = services.update_player(
-            player=serializer.instance, by=self.request.user, **kwargs
-        )
-
-    def perform_destroy(self, instance: Player) -> None:
-        services.delete_player(player=instance, by=self.request.user)
+# --- Seatings (players: web.player_api) -------------------------------------------------------------
 
 
 class SeatingFilter(django_filters.FilterSet):
@@ -394,7 +341,11 @@ class SeatingViewSet(
                 f"There is no player {data['player']}.", code="player_not_found", field="player"
             )
         seating = services.seat_player(
-            table=table, seat_number=data["seat_number"], player=player, by=request.user
+            table=table,
+            seat_number=data["seat_number"],
+            player=player,
+            by=request.user,
+            elsewhere_reason=data["elsewhere_reason"],
         )
         return Response(SeatingSerializer(seating).data, status=status.HTTP_201_CREATED)
 

@@ -1,4 +1,5 @@
-"""Form input of the floor's pages: money typed in dollars, the showdown the dealer types in.
+"""Form input of the floor's pages: money typed in dollars, the showdown the dealer types in, a
+table's setup.
 
 Input only: these functions turn what a form posted into the values the services take (cents,
 the showdown object of ``docs/hand-flow.md``, each field's cards split as the engine splits them:
@@ -15,7 +16,16 @@ from typing import Any
 from django import forms
 
 from poker.cards import card_texts
-from tables.models import GameKind, MisdealReason
+from tables.models import (
+    MAX_SEATS,
+    MIN_PLAYERS,
+    CollectionSchedule,
+    Game,
+    GameKind,
+    KillType,
+    MisdealReason,
+    Stakes,
+)
 
 _DOLLARS = re.compile(r"^\$?\s*([0-9]+)(?:\.([0-9]{1,2}))?$")
 #: The most dollars a form takes (12 digits): far above any table's chips, well within the ledger's
@@ -289,3 +299,50 @@ class ScheduleRevisionForm(forms.Form):
 def _dollars(cents: int) -> str:
     whole, part = divmod(cents, 100)
     return f"{whole}" if part == 0 else f"{whole}.{part:02d}"
+
+
+class TableSetupForm(forms.Form):
+    """A table as the floor sets it up: its game (a choice game: the games the button picks from),
+    stakes and kill, collection schedule, seats, chip. The services check that they fit
+    (:func:`tables.services.create_table`, :func:`~tables.services.configure_table`)."""
+
+    game = forms.ModelChoiceField(queryset=Game.objects.filter(is_active=True), to_field_name="slug")
+    stakes = forms.ModelChoiceField(queryset=Stakes.objects.filter(is_active=True), to_field_name="code")
+    kill = forms.ChoiceField(choices=KillType.choices, label="Kill")
+    collection_schedule = forms.ModelChoiceField(
+        queryset=CollectionSchedule.objects.all(), to_field_name="code", label="Collection schedule"
+    )
+    seat_count = forms.IntegerField(
+        min_value=MIN_PLAYERS, max_value=MAX_SEATS, required=False, label="Seats (empty: the game's)"
+    )
+    chip = forms.CharField(max_length=12, initial="1", label="Smallest chip ($)")
+    keep_fees_on_misdeal = forms.BooleanField(required=False, label="Keep the fees of a misdeal")
+    reason = forms.CharField(max_length=500, required=False, label="Reason (kept in the change log)")
+
+    def __init__(self, *args: Any, number_field: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if number_field:
+            self.fields = {
+                "number": forms.IntegerField(min_value=1, max_value=32767, label="Table number")
+            } | dict(self.fields)
+
+    def clean_chip(self) -> int:
+        return dollars_to_cents(self.cleaned_data["chip"], "The chip", "chip")
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """What the services take from the form (``chip`` in cents)."""
+        data = self.cleaned_data
+        kwargs = {
+            "game": data["game"],
+            "stakes": data["stakes"],
+            "kill": data["kill"],
+            "collection_schedule": data["collection_schedule"],
+            "chip_unit_cents": data["chip"],
+            "keep_fees_on_misdeal": data["keep_fees_on_misdeal"],
+            "reason": data["reason"],
+        }
+        if data.get("seat_count") is not None:
+            kwargs["seat_count"] = data["seat_count"]
+        if "number" in data:
+            kwargs["number"] = data["number"]
+        return kwargs

@@ -21,6 +21,7 @@ from tables.models import (
     Game,
     Hand,
     HandPlayer,
+    KillType,
     MisdealReason,
     Payer,
     Player,
@@ -55,6 +56,12 @@ class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
 
 class GameSerializer(serializers.ModelSerializer[Game]):
     hands_per_round = serializers.IntegerField(read_only=True)
+    choice_of: serializers.SlugRelatedField[Game] = serializers.SlugRelatedField(
+        slug_field="slug",
+        many=True,
+        read_only=True,
+        help_text="A choice game: the games the button picks from (empty: any approved pot game).",
+    )
 
     class Meta:
         model = Game
@@ -65,6 +72,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
             "is_button_game",
             "is_stud_game",
             "is_dealers_choice",
+            "choice_of",
             "seat_count",
             "max_hands",
             "hands_per_round",
@@ -334,6 +342,13 @@ class TableCreateSerializer(serializers.Serializer[dict[str, Any]]):
     seat_count = serializers.IntegerField(required=False, allow_null=True, default=None)
     chip_unit_cents = serializers.IntegerField(required=False, default=100)
     keep_fees_on_misdeal = serializers.BooleanField(required=False, default=False)
+    kill = serializers.ChoiceField(
+        choices=KillType.choices,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="none, half or full: the stakes of the same limits with this kill (default: the stakes').",
+    )
     reason = serializers.CharField(required=False, allow_blank=True, default="")
 
 
@@ -346,6 +361,11 @@ class TableConfigureSerializer(serializers.Serializer[dict[str, Any]]):
     seat_count = serializers.IntegerField(required=False)
     chip_unit_cents = serializers.IntegerField(required=False)
     keep_fees_on_misdeal = serializers.BooleanField(required=False)
+    kill = serializers.ChoiceField(
+        choices=KillType.choices,
+        required=False,
+        help_text="none, half or full: the stakes of the same limits with this kill.",
+    )
     reason = serializers.CharField(help_text="Why; kept in the configuration history.")
 
 
@@ -354,10 +374,20 @@ class ReasonSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
+    confirmed_new_person = serializers.BooleanField(
+        write_only=True,
+        required=False,
+        default=False,
+        help_text=(
+            "Creating: a name or phone matching a player on file is refused (409 possible_duplicate, "
+            "'same person?'); true once the floor said this is someone else."
+        ),
+    )
+
     class Meta:
         model = Player
-        fields = ("id", "name", "member_number", "created_at")
-        read_only_fields = ("id", "created_at")
+        fields = ("id", "name", "member_number", "phone", "merged_into", "created_at", "confirmed_new_person")
+        read_only_fields = ("id", "merged_into", "created_at")
         # The service checks member-number uniqueness (409 with a clear message).
         extra_kwargs: dict[str, dict[str, Any]] = {"member_number": {"validators": []}}
 
@@ -383,6 +413,7 @@ class SeatingSerializer(serializers.ModelSerializer[Seating]):
             "left_at",
             "seated_by",
             "left_by",
+            "elsewhere_reason",
         )
         read_only_fields = fields
 
@@ -397,6 +428,16 @@ class SeatPlayerSerializer(serializers.Serializer[dict[str, Any]]):
     table = serializers.IntegerField(min_value=1, help_text="Table number.")
     seat_number = serializers.IntegerField(min_value=1)
     player = serializers.IntegerField(help_text="Player id.")
+    elsewhere_reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=500,
+        help_text=(
+            "A player sits at one table at a time: why the floor allows a second one "
+            "(409 seated_elsewhere without)."
+        ),
+    )
 
 
 class MovePlayerSerializer(serializers.Serializer[dict[str, Any]]):

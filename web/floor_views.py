@@ -6,13 +6,22 @@ Input and output only: each POST calls one service (``tables.services``, ``handf
 and shows its refusal as a message; nothing is written when a service refuses. A chip movement
 carries a token made when its form was drawn, so a double submit is one movement (the services'
 idempotency key ``page:<token>``). A refused buy-in, rebuy or cash-out draws the page again (400)
-with its form as it was typed. A cash-out, and a buy-in or rebuy of a large amount
-(:func:`web.floor_forms.large_amount_cents`), is asked about first: the page shows what would be
-done (the player and the amount) and posts it again with ``confirm=1``; nothing is written before.
+with its form as it was typed.
+
+Before a chip movement the page asks what the floor must answer first, on the page itself (the
+form posted again with the answer, under the same token), one question at a time in this order:
+"same person?" when a walk-in's name matches a player on file; a reason when the player sits at
+another table (one table at a time); the player's identification when the movement takes the
+gaming day's total in or out over the report threshold (:func:`tables.services.check_cash`); last,
+a confirmation naming the player and the amount (``confirm=1``) for every cash-out and for a
+buy-in or rebuy of a large amount (:func:`web.floor_forms.large_amount_cents`). Each answer is
+carried with the next question. An amount the table won't take is refused before anything is
+asked. The answers and the movement are written together or not at all.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import uuid
 from typing import Any
@@ -21,6 +30,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -28,13 +38,23 @@ from django.utils import timezone
 from django.views import View
 
 from backoffice.reports.changes import schedule_history
+from casino.core.money import format_cents
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from ledger.errors import LedgerError
 from tables import services
-from tables.errors import FloorError
-from tables.models import ChipMovement, CollectionSchedule, Player, Seating, Table, TableStatus
-from tables.selectors import active_seatings
+from tables.errors import FloorError, SeatedElsewhere
+from tables.models import (
+    CashDaySettings,
+    ChipMovement,
+    CollectionSchedule,
+    IdentificationKind,
+    Player,
+    Seating,
+    Table,
+    TableStatus,
+)
+from tables.selectors import active_seatings, same_person_candidates
 from tables.services import RATE_FIELDS
 from web.floor_forms import (
     LARGE_AMOUNT_BUY_INS,
@@ -64,9 +84,11 @@ CHIP_ACTIONS = frozenset({"buy_in", "rebuy", "cash_out"})
 _FORM_OF = {"buy_in": "buy_in", "rebuy": "chips", "cash_out": "chips"}
 
 
-def _typed(data: Any) -> dict[str, str]:
-    """A chip form's fields as posted, to draw the form again as it was typed."""
-    return {key: str(data.get(key, "")) for key in ("player", "player_name", "seat_number", "amount")}
+def _kept(data: Any) -> dict[str, dict[str, str]]:
+    """A chip form's fields as posted, under the form they came from (``buy_in`` or ``chips``,
+    by its ``action``), to draw the form again as it was typed."""
+    typed = {key: str(data.get(key, "")) for key in ("player", "player_name", "seat_number", "amount")}
+    return {_FORM_OF.get(data.get("action", ""), ""): typed}
 
 
 #: The token a page puts in each of its forms (``uuid4().hex``; tests post short ones).
@@ -90,59 +112,69 @@ def _int(value: str | None) -> int | None:
     return whole_number(value)
 
 
+#: The posted fields a question carries back with the answer (the same form, the same token).
+_CARRIED = (
+    "action",
+    "token",
+    "player",
+    "player_name",
+    "seat_number",
+    "amount",
+    "confirmed_new",
+    "elsewhere_reason",
+    "confirm",
+)
+#: The identification fields of the cash-per-gaming-day question (carried with a later question).
+_ID_FIELDS = ("id_kind", "id_number", "id_issued_by", "id_expires_on")
+
+
+class _Question(Exception):
+    """The page must ask the floor first: ``kind`` (``same_person``, ``elsewhere``,
+    ``identification``, ``large_amount``, ``cash_out``), its ``message``, for "same person?" the
+    players on file, and for a confirmation (``large_amount``, ``cash_out``) the ``yes`` button's
+    words (it posts the form again with ``confirm=1``)."""
+
+    def __init__(
+        self, kind: str, message: str, candidates: list[Player] | None = None, *, yes: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.kind, self.message, self.candidates, self.yes = kind, message, candidates or [], yes
+
+
 class ManageTableView(PermissionRequiredMixin, View):
     """``/floor/tables/<number>/``: the floor manager's view of a table, and its actions."""
 
     permission_required = "tables.manage_floor"
 
-    def get(self, request: HttpRequest, number: int) -> HttpResponse:
-        return render(request, "tables/manage.html", self._context(_table(number)))
-
-    def _context(
-        self, table: Table, *, kept: Any = None, confirm: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
-        """The page's context; ``kept``: a chip form's POST, drawn again as typed (its ``action``
-        says which form); ``confirm``: the question a cash-out or large amount asks first."""
+    def _context(self, table: Table, **extra: Any) -> dict[str, Any]:
         seated = list(active_seatings(table))  # by seat number
-        context = {
+        return {
             "table": table,
             "chips": hand_flow.table_chips(table=table),
             "seatings": seated,
             "free_seats": sorted(set(range(1, table.seat_count + 1)) - {s.seat.number for s in seated}),
-            "players": Player.objects.order_by("name")[:500],
+            # A merged record is chosen as the player it was merged into.
+            "players": Player.objects.filter(merged_into__isnull=True).order_by("name")[:500],
             # Where a table change can go (the service refuses a full seat or chips that don't fit).
             "other_tables": Table.objects.filter(status=TableStatus.OPEN)
             .exclude(pk=table.pk)
             .select_related("game", "stakes")
             .order_by("number"),
             "token": uuid.uuid4().hex,
-            # The chip form posted, as typed, under the form it came from (``buy_in`` or ``chips``).
-            "kept": {} if kept is None else {_FORM_OF.get(kept.get("action", ""), ""): _typed(kept)},
-            "confirm": confirm,
+            "id_kinds": IdentificationKind.choices,
+            **extra,
         }
-        return context
 
-    def _ask(self, request: HttpRequest, table: Table, question: str, yes: str) -> HttpResponse:
-        """The page asking ``question`` before a chip action: the same POST with ``confirm=1``."""
-        fields = [(k, v) for k, v in request.POST.items() if k not in ("csrfmiddlewaretoken", "confirm")]
-        confirm = {"question": question, "yes": yes, "fields": fields}
-        return render(request, "tables/manage.html", self._context(table, kept=request.POST, confirm=confirm))
+    def get(self, request: HttpRequest, number: int) -> HttpResponse:
+        return render(request, "tables/manage.html", self._context(_table(number)))
 
-    def _large(self, request: HttpRequest, table: Table, amount: int, what: str) -> HttpResponse | None:
-        """The question a buy-in or rebuy of more than the table's large amount asks first (None:
-        not large, or confirmed)."""
-        rules = hand_flow.table_rules(table)
-        buy_ins = int(getattr(settings, "FLOOR_CONFIRM_BUY_INS", LARGE_AMOUNT_BUY_INS))
-        large = large_amount_cents(
-            minimum_cents=rules.minimum_cents, maximum_cents=rules.maximum_cents, buy_ins=buy_ins
-        )
-        if large is None or amount <= large or request.POST.get("confirm") == "1":
-            return None
-        question = (
-            f"{what} for ${amount / 100:,.2f} at table {table.number}? That is more than "
-            f"${large / 100:,.2f}, {buy_ins} times the minimum buy-in of ${rules.minimum_cents / 100:,.2f}."
-        )
-        return self._ask(request, table, question, f"Yes, ${amount / 100:,.2f}")
+    def _ask(self, request: HttpRequest, table: Table, question: _Question) -> HttpResponse:
+        """The page again, asking ``question`` with the posted form carried for the answer (and
+        the answers given so far: an identification is carried with a later question)."""
+        names = _CARRIED if question.kind == "identification" else (*_CARRIED, *_ID_FIELDS)
+        carried = [(name, request.POST.get(name, "")) for name in names if request.POST.get(name)]
+        context = self._context(table, question=question, carried=carried, kept=_kept(request.POST))
+        return render(request, "tables/manage.html", context, status=409)
 
     def post(self, request: HttpRequest, number: int) -> HttpResponse:
         table = _table(number)
@@ -161,49 +193,8 @@ class ManageTableView(PermissionRequiredMixin, View):
                 # posting. Without one, every such form would share one key (a second player's
                 # buy-in refused as "already used").
                 raise PageInputError("This form has no token: reload the page and post it again.")
-            elif action == "buy_in":
-                # A walk-in is created by the buy-in itself, in its transaction: a refused buy-in
-                # leaves no player behind.
-                chosen = _int(data.get("player"))
-                walk_in = "" if chosen is not None else (data.get("player_name") or "").strip()
-                amount = dollars_to_cents(data.get("amount", ""), "amount")
-                player = None if walk_in else self._player(data)
-                who = walk_in or (player.name if player else "")
-                if asked := self._large(request, table, amount, f"Buy in {who}"):
-                    return asked
-                movement = hand_flow.buy_in(
-                    table=table,
-                    player=player,
-                    new_player_name=walk_in or None,
-                    amount_cents=amount,
-                    seat_number=_int(data.get("seat_number")),
-                    by=by,
-                    idempotency_key=_key(request, action),
-                )
-                _done(request, movement, f"{movement.player.name} bought in for ${amount / 100:,.2f}.")
-            elif action == "rebuy":
-                player = self._player(data)
-                amount = dollars_to_cents(data.get("amount", ""), "amount")
-                if asked := self._large(request, table, amount, f"Rebuy {player.name}"):
-                    return asked
-                key = _key(request, action)
-                movement = hand_flow.rebuy(
-                    table=table, player=player, amount_cents=amount, by=by, idempotency_key=key
-                )
-                _done(request, movement, f"{player.name} rebought for ${amount / 100:,.2f}.")
-            elif action == "cash_out":
-                player = self._player(data)
-                held = ledger_selectors.player_chips(table=table, player=player)
-                if held and data.get("confirm") != "1":  # no chips: the service refuses, saying so
-                    question = (
-                        f"Cash out {player.name}: ${held / 100:,.2f}, all their chips at table "
-                        f"{table.number}? They leave the table."
-                    )
-                    return self._ask(request, table, question, f"Yes, cash out ${held / 100:,.2f}")
-                movement = hand_flow.cash_out(
-                    table=table, player=player, by=by, idempotency_key=_key(request, action)
-                )
-                _done(request, movement, f"{player.name} cashed out ${movement.amount_cents / 100:,.2f}.")
+            elif action in CHIP_ACTIONS:
+                self._chips(request, table, action)
             elif action in ("move", "unseat", "change_table"):
                 seating = get_object_or_404(Seating, pk=_int(data.get("seating")), table=table, left_at=None)
                 if action == "change_table":
@@ -230,11 +221,169 @@ class ManageTableView(PermissionRequiredMixin, View):
                     messages.success(request, f"{seating.player.name} left seat {seating.seat.number}.")
             else:
                 messages.error(request, "Unknown action.")
+        except _Question as question:
+            return self._ask(request, table, question)
         except (FloorError, LedgerError, PageInputError) as exc:
             refusal(request, exc)
             if action in CHIP_ACTIONS:  # drawn again as typed: a walk-in's name, the amount, the seat
-                return render(request, "tables/manage.html", self._context(table, kept=data), status=400)
+                context = self._context(table, kept=_kept(data))
+                return render(request, "tables/manage.html", context, status=400)
         return HttpResponseRedirect(_manage_url(number))
+
+    def _chips(self, request: HttpRequest, table: Table, action: str) -> None:
+        """A buy-in (a walk-in's creates the player, in its transaction: a refused buy-in leaves
+        no player behind), a rebuy or a cash-out, after the questions the floor must answer."""
+        data, by = request.POST, request.user
+        chosen = _int(data.get("player"))
+        walk_in = "" if chosen is not None or action != "buy_in" else (data.get("player_name") or "").strip()
+        player = None if walk_in else self._player(data)
+        # A form posted again (the same token) is answered by the buy-in's replay, not asked again.
+        posted = ChipMovement.objects.filter(transaction__idempotency_key=_key(request, action)).exists()
+        if walk_in and data.get("confirmed_new") != "1" and not posted:
+            same = same_person_candidates(name=walk_in)
+            if same:
+                raise _Question("same_person", f"Same person? {walk_in} may already be on file.", same)
+        amount = (
+            dollars_to_cents(data.get("amount", ""), "amount")
+            if action != "cash_out"
+            else ledger_selectors.player_chips(table=table, player=player)  # type: ignore[arg-type]
+        )
+        elsewhere = (data.get("elsewhere_reason") or "").strip()
+        if not posted:
+            self._check_amount(table, action, player, amount)
+            if action == "buy_in" and player is not None:
+                self._check_one_table(table, player, elsewhere)
+        check = self._cash_check(player, action, amount)
+        if check is not None and check.needs_identification and not (data.get("id_number") or "").strip():
+            raise _Question("identification", check.warning)
+        if not posted and data.get("confirm") != "1":
+            self._confirm_first(table, action, walk_in or (player.name if player else ""), amount)
+        try:
+            with transaction.atomic():  # the answers and the movement, or nothing
+                if check is not None and check.needs_identification:
+                    self._identify(data, player, by)
+                if action == "buy_in":
+                    seat = _int(data.get("seat_number"))
+                    # The floor allowed a second table: seated with the reason, then the buy-in.
+                    here = Seating.objects.active().filter(table=table, player=player).exists()
+                    if player is not None and elsewhere and seat is not None and not here:
+                        services.seat_player(
+                            table=table, seat_number=seat, player=player, by=by, elsewhere_reason=elsewhere
+                        )
+                    movement = hand_flow.buy_in(
+                        table=table,
+                        player=player,
+                        new_player_name=walk_in or None,
+                        amount_cents=amount,
+                        seat_number=seat,
+                        by=by,
+                        idempotency_key=_key(request, action),
+                    )
+                    done = f"{movement.player.name} bought in for ${amount / 100:,.2f}."
+                elif action == "rebuy":
+                    assert player is not None  # a rebuy names its player (self._player)
+                    key = _key(request, action)
+                    movement = hand_flow.rebuy(
+                        table=table, player=player, amount_cents=amount, by=by, idempotency_key=key
+                    )
+                    done = f"{player.name} rebought for ${amount / 100:,.2f}."
+                else:
+                    assert player is not None
+                    movement = hand_flow.cash_out(
+                        table=table, player=player, by=by, idempotency_key=_key(request, action)
+                    )
+                    done = f"{player.name} cashed out ${movement.amount_cents / 100:,.2f}."
+        except SeatedElsewhere as exc:
+            raise _Question("elsewhere", exc.message) from None
+        _done(request, movement, done)
+        if check is not None and check.over_report_threshold and not movement.was_replayed:
+            messages.warning(request, check.warning or "Over the report threshold today.")
+
+    @staticmethod
+    def _check_amount(table: Table, action: str, player: Player | None, amount: int) -> None:
+        """Refuse a buy-in or rebuy the table's chip rules refuse (the service checks again under
+        its lock) before anything is asked about it: no question for an amount never sold."""
+        if action == "cash_out":
+            return
+        chips = ledger_selectors.player_chips(table=table, player=player) if player is not None else 0
+        rules = hand_flow.table_rules(table)
+        if action == "buy_in":
+            rules.check_buy_in(amount=amount, chips_before=chips)
+        else:
+            rules.classify_rebuy(amount=amount, chips_before=chips)
+
+    @staticmethod
+    def _check_one_table(table: Table, player: Player, elsewhere: str) -> None:
+        """Ask for the floor's reason when ``player``, not seated here, sits at another table (the
+        seating checks again in the movement's transaction)."""
+        if Seating.objects.active().filter(table=table, player=player).exists():
+            return
+        try:
+            services.check_one_table(player=player, table=table, elsewhere_reason=elsewhere)
+        except SeatedElsewhere as exc:
+            raise _Question("elsewhere", exc.message) from None
+
+    @staticmethod
+    def _confirm_first(table: Table, action: str, who: str, amount: int) -> None:
+        """The last question: every cash-out (of any chips: with none, the service refuses, saying
+        so), and a buy-in or rebuy of more than the table's large amount, named with the player
+        and the amount; answered by the same form with ``confirm=1``."""
+        if action == "cash_out":
+            if amount > 0:
+                raise _Question(
+                    "cash_out",
+                    f"Cash out {who}: ${amount / 100:,.2f}, all their chips at table {table.number}? "
+                    "They leave the table.",
+                    yes=f"Yes, cash out ${amount / 100:,.2f}",
+                )
+            return
+        rules = hand_flow.table_rules(table)
+        buy_ins = int(getattr(settings, "FLOOR_CONFIRM_BUY_INS", LARGE_AMOUNT_BUY_INS))
+        large = large_amount_cents(
+            minimum_cents=rules.minimum_cents, maximum_cents=rules.maximum_cents, buy_ins=buy_ins
+        )
+        if large is not None and amount > large:
+            what = "Buy in" if action == "buy_in" else "Rebuy"
+            minimum = rules.minimum_cents
+            raise _Question(
+                "large_amount",
+                f"{what} {who} for ${amount / 100:,.2f} at table {table.number}? That is more than "
+                f"${large / 100:,.2f}, {buy_ins} times the minimum buy-in of ${minimum / 100:,.2f}.",
+                yes=f"Yes, ${amount / 100:,.2f}",
+            )
+
+    @staticmethod
+    def _cash_check(player: Player | None, action: str, amount: int) -> services.CashCheck | None:
+        """The gaming day's check of the movement; asks for the identification it needs."""
+        if amount <= 0:
+            return None  # the service refuses it with its own message
+        if player is None:
+            rules = CashDaySettings.current()
+            if amount > rules.report_threshold_cents:
+                raise PageInputError(
+                    f"A buy-in over {format_cents(rules.report_threshold_cents)} needs the player's "
+                    "identification: add the player on the Players page first, then buy in."
+                )
+            return None
+        return services.check_cash(player=player, kind=action, amount_cents=amount)
+
+    @staticmethod
+    def _identify(data: Any, player: Player | None, by: Any) -> None:
+        """Record the identification the question asked for (in the movement's transaction)."""
+        assert player is not None  # only a player on file is asked for it (_cash_check)
+        expires = (data.get("id_expires_on") or "").strip()
+        try:
+            expires_on = dt.date.fromisoformat(expires) if expires else None
+        except ValueError:
+            raise PageInputError(f"Expires on: {expires!r} is not a date (YYYY-MM-DD).") from None
+        services.record_identification(
+            player=player,
+            kind=data.get("id_kind", ""),
+            number=data.get("id_number", ""),
+            issued_by=data.get("id_issued_by", ""),
+            expires_on=expires_on,
+            by=by,
+        )
 
     @staticmethod
     def _player(data: Any) -> Player:

@@ -9,6 +9,7 @@ function returning plain frozen dataclasses:
 * ``drops.build_drop_variance_report(filters, threshold_bp=)``
 * ``changes.build_change_log(filters)`` (and ``changes.schedule_history(schedule)``, the schedule page's)
 * ``downs.build_downs_report(filters, dealer=)``
+* ``cash_day.build_cash_day_report(day)`` (cash per gaming day: the log, the reports over $10,000)
 
 ``common`` holds the filters, the report header and the in-memory rate lookup they share.
 """

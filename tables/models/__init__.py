@@ -19,14 +19,20 @@ they were one module); import the models from here, ``from tables.models import 
 * ``games``: :class:`Game`; ``stakes``: :class:`Stakes`;
 * ``schedules``: :class:`CollectionSchedule`, its versions and their rates;
 * ``tables``: :class:`TableStatus`, :class:`Table`, :class:`Seat`, :class:`ButtonState`;
-* ``players``: :class:`Player`, :class:`Seating`;
+* ``players``: :class:`Player`, :class:`Seating`, :class:`PlayerMerge` (and the name and phone
+  keys of the "same person?" check, :func:`name_key`, :func:`phone_digits`);
+* ``cash_day``: :class:`CashDaySettings`, :class:`IdentificationKind`,
+  :class:`PlayerIdentification`;
 * ``dealers``: :class:`DealerShift`;
 * ``hands``: :data:`HAND_TRANSITIONS`, :class:`Hand`, :class:`HandPlayer` (the statuses,
   :class:`HandStatus`, are in :mod:`tables.choices` with the floor's other choices);
 * ``history``: :class:`ConfigAction`, :class:`ConfigChange`;
 * ``money``: :class:`ChipMovementKind`, :class:`ChipMovement`, :class:`ReadingStatus`,
   :class:`HandResult`;
-* ``idempotency``: :class:`IdempotentRequest`.
+* ``idempotency``: :class:`IdempotentRequest`;
+* ``waiting_lists``: :class:`WaitingList`, :class:`WaitingListEntry` (:class:`EntryState`,
+  :class:`EntrySource`, :class:`EntryKind`), :class:`WaitingListEvent` (:class:`ListEvent`),
+  :class:`WaitingListSettings` (:class:`MissedCallPolicy`), :class:`MustMove`.
 
 The floor's choices and limits (:mod:`tables.choices`) are re-exported here as well.
 """
@@ -49,16 +55,29 @@ from tables.choices import (
     Structure,
 )
 from tables.models.base import NaturalKeyManager, NaturalKeyModel
+from tables.models.cash_day import CashDaySettings, IdentificationKind, PlayerIdentification
 from tables.models.dealers import DealerShift
 from tables.models.games import Game
 from tables.models.hands import HAND_TRANSITIONS, Hand, HandPlayer
 from tables.models.history import AppendOnlyQuerySet, ConfigAction, ConfigChange
 from tables.models.idempotency import IdempotentRequest
 from tables.models.money import ChipMovement, ChipMovementKind, HandResult, ReadingStatus
-from tables.models.players import Player, Seating, SeatingQuerySet
+from tables.models.players import Player, PlayerMerge, Seating, SeatingQuerySet, name_key, phone_digits
 from tables.models.schedules import CollectionRate, CollectionSchedule, CollectionScheduleVersion
 from tables.models.stakes import Stakes
 from tables.models.tables import ButtonState, Seat, Table, TableStatus
+from tables.models.waiting_lists import (
+    EntryKind,
+    EntrySource,
+    EntryState,
+    ListEvent,
+    MissedCallPolicy,
+    MustMove,
+    WaitingList,
+    WaitingListEntry,
+    WaitingListEvent,
+    WaitingListSettings,
+)
 
 __all__ = [
     "BIG_BET_STRUCTURES",
@@ -69,6 +88,7 @@ __all__ = [
     "POT_GAME_STRUCTURES",
     "AppendOnlyQuerySet",
     "ButtonState",
+    "CashDaySettings",
     "ChipMovement",
     "ChipMovementKind",
     "CollectionRate",
@@ -77,6 +97,9 @@ __all__ = [
     "ConfigAction",
     "ConfigChange",
     "DealerShift",
+    "EntryKind",
+    "EntrySource",
+    "EntryState",
     "Game",
     "GameKind",
     "Hand",
@@ -84,12 +107,18 @@ __all__ = [
     "HandResult",
     "HandStatus",
     "IdempotentRequest",
+    "IdentificationKind",
     "KillType",
+    "ListEvent",
     "MisdealReason",
+    "MissedCallPolicy",
+    "MustMove",
     "NaturalKeyManager",
     "NaturalKeyModel",
     "Payer",
     "Player",
+    "PlayerIdentification",
+    "PlayerMerge",
     "RateStructure",
     "ReadingStatus",
     "Seat",
@@ -99,5 +128,11 @@ __all__ = [
     "Structure",
     "Table",
     "TableStatus",
+    "WaitingList",
+    "WaitingListEntry",
+    "WaitingListEvent",
+    "WaitingListSettings",
     "format_cents",
+    "name_key",
+    "phone_digits",
 ]

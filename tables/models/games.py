@@ -26,6 +26,15 @@ class Game(NaturalKeyModel):
     is_stud_game = models.BooleanField(default=False)
     # Dealer's choice: the button player picks the game of each hand; the hand records it.
     is_dealers_choice = models.BooleanField(default=False)
+    # The games the button picks from at a choice game (004's Seven Card Stud Choice: stud, stud
+    # hi-lo, razz); none listed: any approved pot game (004's Dealer's Choice).
+    choice_of = models.ManyToManyField(
+        "self",
+        symmetrical=False,
+        blank=True,
+        related_name="chosen_in",
+        help_text="A choice game: the games the button picks from (none: any approved pot game).",
+    )
     seat_count = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(MIN_PLAYERS), MaxValueValidator(MAX_SEATS)],
         help_text="Most seats a table of this game has.",
@@ -61,6 +70,11 @@ class Game(NaturalKeyModel):
 
     def natural_key(self) -> tuple[str]:
         return (self.slug,)
+
+    def choice_label(self) -> str:
+        """The games a choice game's button picks from, in words (one query)."""
+        games = [game.name for game in self.choice_of.all()]
+        return ", ".join(games) if games else "any approved pot game"
 
     @property
     def hands_per_round(self) -> int:

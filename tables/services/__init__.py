@@ -18,10 +18,16 @@ name to call from outside the floor:
 * ``common``: who acts (``User``, ``acting_user``), the reason a change needs, typed-text checks;
 * ``locks``: the row locks (``lock_table``, ``lock_buttons``, ``lock_tables_for_move``) and the
   refusal while a hand is in progress;
-* ``players``: create, update, delete a player;
-* ``stakes``: create stakes (``STAKES_FIELDS``);
+* ``players``: create (asking "same person?" when told to), update, delete, merge a player
+  (``merge_players``; ``check_not_merged``);
+* ``stakes``: create stakes (``STAKES_FIELDS``), the stakes of the same limits with another kill
+  (``stakes_with_kill``);
 * ``tables``: create, configure (seats added or removed), open, close a table;
-* ``seating``: seat, unseat, and the floor's part of a move (``move_seating_locked``);
+* ``seating``: seat (one table at a time, ``check_one_table``), unseat, and the floor's part of
+  a move (``move_seating_locked``);
+* ``cash_day``: cash per gaming day: the day's totals, the log and report thresholds, the
+  identification a report needs (``check_cash``, ``require_identification``,
+  ``record_identification``), the room's settings;
 * ``hands``: the floor's part of a deal (``next_hand_number``, ``game_for_hand``,
   ``start_locked``), a hand's status (``move_hand``), a misdeal (``check_misdeal_reason``,
   ``void_hand``), the pot's result and the kill state (``record_pot_result_locked``);
@@ -29,14 +35,32 @@ name to call from outside the floor:
   created, revised, renamed, and their snapshots;
 * ``schedule_preview``: what a revision would change, before it is saved (``preview_revision``,
   ``rate_changes``, ``RevisionPreview``);
-* ``dealers``: clock in and out, who is on duty, who may run a table's hands.
+* ``dealers``: clock in and out, who is on duty, who may run a table's hands;
+* ``waiting_lists``: the lists' places: add (``add_player``), a call-in's arrival, call, pass,
+  seat from the list, remove, move by hand, open a table for an interest list, the time limits
+  recorded (``expire_overdue``); ``list_setup``: lists opened and closed, the room's settings, a
+  player's board name; ``list_places``: a locked list's places and the record; ``must_move``:
+  must-move tables, and the moves in from them or by a table change (``move_in_from_list``).
 
 The modules import one another only downwards (``common`` and ``locks`` at the bottom; ``seating``
-uses ``hands``' kill state; ``schedule_preview`` uses ``schedules``' checks): no cycle.
+uses ``hands``' kill state; ``schedule_preview`` uses ``schedules``' checks; the waiting lists
+use ``seating``, ``tables`` and ``players``): no cycle.
 """
 
 from __future__ import annotations
 
+from tables.services.cash_day import (
+    CashCheck,
+    DayTotals,
+    check_cash,
+    day_totals,
+    gaming_day,
+    gaming_day_bounds,
+    identification_on,
+    record_identification,
+    require_identification,
+    update_cash_day_settings,
+)
 from tables.services.common import User, acting_user
 from tables.services.dealers import check_runs_hands, clock_in, clock_out, dealer_on_duty, may_run_any_table
 from tables.services.hands import (
@@ -48,8 +72,22 @@ from tables.services.hands import (
     start_locked,
     void_hand,
 )
+from tables.services.list_setup import (
+    SETTINGS_FIELDS,
+    close_list,
+    create_list,
+    set_board_alias,
+    update_list_settings,
+)
 from tables.services.locks import lock_buttons, lock_table, lock_tables_for_move
-from tables.services.players import create_player, delete_player, update_player
+from tables.services.must_move import Mover, end_must_move, move_in_from_list, set_must_move
+from tables.services.players import (
+    check_not_merged,
+    create_player,
+    delete_player,
+    merge_players,
+    update_player,
+)
 from tables.services.schedule_preview import (
     NO_RATE,
     FeeChange,
@@ -69,53 +107,96 @@ from tables.services.schedules import (
     revise_schedule,
     schedule_snapshot_at,
 )
-from tables.services.seating import move_seating_locked, seat_player, unseat_player
-from tables.services.stakes import STAKES_FIELDS, create_stakes
+from tables.services.seating import check_one_table, move_seating_locked, seat_player, unseat_player
+from tables.services.stakes import STAKES_FIELDS, create_stakes, stakes_with_kill
 from tables.services.tables import close_table, configure_table, create_table, open_table
+from tables.services.waiting_lists import (
+    add_player,
+    call_player,
+    expire_overdue,
+    mark_arrived,
+    move_on_list,
+    open_table_for_list,
+    pass_call,
+    remove_from_list,
+    seat_from_list,
+)
 
 __all__ = [
     "NO_RATE",
     "RATE_FIELDS",
+    "SETTINGS_FIELDS",
     "STAKES_FIELDS",
+    "CashCheck",
+    "DayTotals",
     "FeeChange",
+    "Mover",
     "RevisionPreview",
     "TableFeeChanges",
     "User",
     "acting_user",
+    "add_player",
     "band_label",
     "build_rates",
+    "call_player",
+    "check_cash",
     "check_effective_from",
     "check_misdeal_reason",
+    "check_not_merged",
+    "check_one_table",
     "check_rates_against_tables",
     "check_runs_hands",
     "clock_in",
     "clock_out",
+    "close_list",
     "close_table",
     "configure_table",
+    "create_list",
     "create_player",
     "create_schedule",
     "create_stakes",
     "create_table",
+    "day_totals",
     "dealer_on_duty",
     "delete_player",
+    "end_must_move",
+    "expire_overdue",
     "game_for_hand",
+    "gaming_day",
+    "gaming_day_bounds",
+    "identification_on",
     "lock_buttons",
     "lock_table",
     "lock_tables_for_move",
+    "mark_arrived",
     "may_run_any_table",
+    "merge_players",
     "move_hand",
+    "move_in_from_list",
+    "move_on_list",
     "move_seating_locked",
     "next_hand_number",
     "open_table",
+    "open_table_for_list",
+    "pass_call",
     "preview_revision",
     "rate_changes",
+    "record_identification",
     "record_pot_result_locked",
+    "remove_from_list",
     "rename_schedule",
+    "require_identification",
     "revise_schedule",
     "schedule_snapshot_at",
+    "seat_from_list",
     "seat_player",
+    "set_board_alias",
+    "set_must_move",
+    "stakes_with_kill",
     "start_locked",
     "unseat_player",
+    "update_cash_day_settings",
+    "update_list_settings",
     "update_player",
     "void_hand",
 ]

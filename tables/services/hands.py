@@ -31,7 +31,6 @@ from tables.models import (
     MIN_PLAYERS,
     ButtonState,
     Game,
-    GameKind,
     Hand,
     HandPlayer,
     HandStatus,
@@ -41,6 +40,7 @@ from tables.models import (
     Seating,
     Table,
 )
+from tables.selectors import choice_games
 from tables.services.common import User, acting_user, check_text
 from tables.services.locks import lock_buttons
 
@@ -72,20 +72,28 @@ def store_kill_state(
 
 
 def game_for_hand(table: Table, game: Game | None) -> Game:
+    """The game a hand at ``table`` deals: the table's own; at a choice game, the game the button
+    picked (``game``), one of the table's game's choices (:func:`tables.selectors.choice_games`):
+    004's Seven Card Stud Choice picks stud, stud hi-lo or razz; its Dealer's Choice any approved
+    pot game. Raises FloorValidationError (no game picked at a choice table), ConfigMismatch (a
+    game the table doesn't deal, or not among its choices)."""
     if not table.game.is_dealers_choice:
         if game is not None and game.pk != table.game_id:
             raise ConfigMismatch(
                 f"Table {table.number} deals {table.game.name}, not {game.name}.", field="game"
             )
         return table.game
-    # Dealer's choice: the button picks any approved pot game for the hand (004 Dealer's Choice).
     if game is None:
         raise FloorValidationError(
-            f"Table {table.number} is dealer's choice: give the game the button picked.", field="game"
+            f"Table {table.number} is {table.game.name.lower()}: give the game the button picked.",
+            field="game",
         )
-    if game.kind != GameKind.POT or game.is_dealers_choice or not game.is_active:
+    if game.pk not in {choice.pk for choice in choice_games(table.game)}:
+        listed = list(table.game.choice_of.all())
+        among = ", ".join(g.name for g in listed) if listed else "an approved pot game"
         raise ConfigMismatch(
-            f"{game.name} can't be picked at dealer's choice; pick an approved pot game.", field="game"
+            f"{game.name} can't be picked at {table.game.name.lower()}; the button picks {among}.",
+            field="game",
         )
     return game
 

@@ -2,7 +2,9 @@
 or removes seats), open it and close it.
 
 Every configuration is checked against the table's game, stakes and schedule
-(:func:`tables.validators.table_problems`), and every change is written to the history.
+(:func:`tables.validators.table_problems`), and every change is written to the history. The kill
+(none, half, full) is part of the stakes: choosing a kill chooses the stakes of the same limits
+with that kill (:func:`tables.services.stakes.stakes_with_kill`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from tables.models import (
 )
 from tables.services.common import User, require_reason
 from tables.services.locks import lock_table, refuse_if_hand_in_progress
+from tables.services.stakes import stakes_with_kill
 from tables.validators import (
     table_problems,
 )
@@ -65,13 +68,17 @@ def create_table(
     chip_unit_cents: int = 100,
     keep_fees_on_misdeal: bool = False,
     reason: str = "",
+    kill: str | None = None,
 ) -> Table:
-    """A new, closed table with seats 1..``seat_count`` (default: the game's seat count)."""
+    """A new, closed table with seats 1..``seat_count`` (default: the game's seat count);
+    ``kill`` (none, half, full; default the stakes' own) picks the stakes of those limits with it."""
     seat_count = seat_count if seat_count is not None else game.seat_count
     if Table.objects.filter(number=number).exists():
         raise FloorConflict(f"Table {number} already exists.", code="duplicate_table", field="number")
     if number is None or number < 1:
         raise FloorValidationError("Table numbers start at 1.", field="number")
+    if kill is not None:
+        stakes = stakes_with_kill(stakes=stakes, kill=kill, by=by, reason=reason)
     _check_table_config(
         game=game,
         stakes=stakes,
@@ -109,11 +116,15 @@ def configure_table(
     seat_count: int = _UNSET,
     chip_unit_cents: int = _UNSET,
     keep_fees_on_misdeal: bool = _UNSET,
+    kill: str = _UNSET,
 ) -> Table:
     """Change a table's configuration; only the arguments given change. Needs a reason.
 
-    Refused while a hand is in progress (the hand keeps the stakes it started with anyway).
-    The seat count changes only while nobody is seated in the seats that would go away.
+    Between hands only: refused while a hand is in progress (HandInProgress; the hand keeps the
+    game and stakes it started with anyway). The seat count changes only while nobody is seated in
+    the seats that would go away. ``kill`` (none, half, full) picks the stakes of the (new or
+    current) limits with that kill. Each change is one history row, told in words by the change
+    log (``backoffice.reports.changes``).
     """
     reason = require_reason(reason)
     table = lock_table(table)
@@ -121,6 +132,8 @@ def configure_table(
     before = snapshot(table)
     new_game = table.game if game is _UNSET else game
     new_stakes = table.stakes if stakes is _UNSET else stakes
+    if kill is not _UNSET and kill is not None:
+        new_stakes = stakes_with_kill(stakes=new_stakes, kill=kill, by=by, reason=reason)
     new_schedule = table.collection_schedule if collection_schedule is _UNSET else collection_schedule
     new_seats = table.seat_count if seat_count is _UNSET else seat_count
     new_chip = table.chip_unit_cents if chip_unit_cents is _UNSET else chip_unit_cents

@@ -163,6 +163,11 @@ class HandFlowMachine(RuleBasedStateMachine):
                 lambda: services.seat_player(table=self.table, seat_number=seat, player=player, by=None),
                 errors.SeatTaken,
             )
+        elif index in self.away_seat:  # one table at a time: the player sits at the other table
+            self.refused(
+                lambda: services.seat_player(table=self.table, seat_number=seat, player=player, by=None),
+                errors.SeatedElsewhere,
+            )
         else:
             services.seat_player(table=self.table, seat_number=seat, player=player, by=None)
             self.seat_of[index] = seat

@@ -236,12 +236,18 @@ class TestSeating:
             services.seat_player(table=table, seat_number=5, player=ana, by=None)
         assert Seating.objects.count() == 1
 
-    def test_same_player_at_two_tables_is_allowed(
+    def test_a_second_table_only_with_the_floors_reason(
         self, make_table: MakeTable, make_player: Callable[..., Player]
     ) -> None:
         ana = make_player("Ana")
         services.seat_player(table=make_table(), seat_number=1, player=ana, by=None)
-        services.seat_player(table=make_table(), seat_number=1, player=ana, by=None)
+        second = make_table()
+        with pytest.raises(errors.SeatedElsewhere, match="one table at a time"):
+            services.seat_player(table=second, seat_number=1, player=ana, by=None)
+        seating = services.seat_player(
+            table=second, seat_number=1, player=ana, by=None, elsewhere_reason="moving over, chips racked"
+        )
+        assert seating.elsewhere_reason == "moving over, chips racked"
         assert Seating.objects.active().filter(player=ana).count() == 2
 
     def test_seating_at_a_closed_table(
