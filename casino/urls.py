@@ -19,4 +19,6 @@ urlpatterns = [
 ]
 
 # The API's 404 for a path that is no route has the API's documented error body (web/errors.py).
+handler400 = "web.errors.bad_request"
+handler403 = "web.errors.permission_denied"
 handler404 = "web.errors.not_found"

@@ -12,6 +12,10 @@ natural key, so loading twice changes nothing:
   new version takes effect now (the past is never rewritten).
 
 Every creation or change is written to the configuration history (by the system).
+
+What the floor changed since the last load is the floor's: a game, stakes or schedule whose latest
+change in the history (a schedule: also its latest version) is not this load's is left as it is,
+and the report names it (``kept``), so running the set-up again never undoes the floor's work.
 """
 
 from __future__ import annotations
@@ -22,12 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
+from django.contrib.contenttypes.models import ContentType
+from django.db import models, transaction
 from django.utils import timezone
 
 from tables import services
 from tables.history import game_snapshot, record_change, snapshot
-from tables.models import CollectionSchedule, ConfigAction, Game, Hand, Stakes, Table
+from tables.models import CollectionSchedule, ConfigAction, ConfigChange, Game, Hand, Stakes, Table
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "house_data.json"
 GAME_FIELDS = (
@@ -51,6 +56,8 @@ class HouseDataError(Exception):
 class LoadReport:
     created: dict[str, int] = field(default_factory=lambda: {"games": 0, "stakes": 0, "schedules": 0})
     updated: dict[str, int] = field(default_factory=lambda: {"games": 0, "stakes": 0, "schedules": 0})
+    #: What the file differs on but the floor changed since the last load: left as it is.
+    kept: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -61,6 +68,9 @@ class LoadReport:
             f"{kind}: {self.created[kind]} created, {self.updated[kind]} updated" for kind in self.created
         ]
         return "; ".join(parts)
+
+    def kept_lines(self) -> list[str]:
+        return [f"{what}: changed on the floor since the last load; left as it is." for what in self.kept]
 
 
 def read_data(path: Path | None = None) -> dict[str, Any]:
@@ -81,6 +91,20 @@ def normalise_rate(rate: dict[str, Any]) -> str:
     return json.dumps([full[name] for name in services.RATE_FIELDS])
 
 
+def _changed_by_floor(instance: models.Model) -> bool:
+    """Whether ``instance``'s latest configuration change was made by someone other than this
+    load (the floor, the admin, the API)."""
+    latest = (
+        ConfigChange.objects.filter(
+            content_type=ContentType.objects.get_for_model(instance, for_concrete_model=True),
+            object_id=str(instance.pk),
+        )
+        .order_by("-at", "-pk")
+        .first()
+    )
+    return latest is not None and (latest.by_id is not None or latest.reason != REASON)
+
+
 def _choices(item: dict[str, Any]) -> list[Game]:
     """The games a choice game's button picks from (the file's ``choice_of`` slugs)."""
     slugs = item.get("choice_of") or []
@@ -92,8 +116,11 @@ def _choices(item: dict[str, Any]) -> list[Game]:
 
 
 def _upsert_games(games: list[dict[str, Any]], report: LoadReport) -> None:
-    # Two passes: every game exists before a choice game's list of games is set.
+    # Two passes: every game exists before a choice game's list of games is set. A game the floor
+    # changed since the last load is left as it is (its fields and its list of games alike).
     loaded: list[tuple[Game, dict[str, Any] | None]] = []
+    #: pk of each game the floor changed -> whether the file's fields differ from it.
+    floors: dict[int, bool] = {}
     for item in games:
         values = {name: item.get(name) for name in GAME_FIELDS}
         game = Game.objects.filter(slug=item["slug"]).first()
@@ -104,16 +131,24 @@ def _upsert_games(games: list[dict[str, Any]], report: LoadReport) -> None:
             loaded.append((game, None))
             continue
         before = game_snapshot(game)
+        loaded.append((game, before))
+        if _changed_by_floor(game):
+            floors[game.pk] = any(getattr(game, name) != value for name, value in values.items())
+            continue
         fields_before = snapshot(game)
         for name, value in values.items():
             setattr(game, name, value)
         if snapshot(game) != fields_before:
             game.full_clean()
             game.save()
-        loaded.append((game, before))
     for (game, earlier), item in zip(loaded, games, strict=True):
         wanted = _choices(item)
-        if {g.pk for g in wanted} != {g.pk for g in game.choice_of.all()}:
+        choices_differ = {g.pk for g in wanted} != {g.pk for g in game.choice_of.all()}
+        if game.pk in floors:
+            if floors[game.pk] or choices_differ:
+                report.kept.append(f"game {game.slug}")
+            continue
+        if choices_differ:
             game.choice_of.set(wanted)
         after = game_snapshot(game)
         if earlier is None:
@@ -140,6 +175,9 @@ def _upsert_stakes(stakes_list: list[dict[str, Any]], report: LoadReport) -> Non
         for name, value in values.items():
             setattr(stakes, name, value)
         if snapshot(stakes) == before:
+            continue
+        if _changed_by_floor(stakes):
+            report.kept.append(f"stakes {stakes.code}")
             continue
         if Table.objects.filter(stakes=stakes).exists() or Hand.objects.filter(stakes=stakes).exists():
             raise HouseDataError(
@@ -175,6 +213,13 @@ def _upsert_schedules(schedules: list[dict[str, Any]], since: datetime.datetime,
             report.created["schedules"] += 1
             continue
         changed = False
+        latest = schedule.versions.order_by("-effective_from").first()
+        if _changed_by_floor(schedule) or (
+            latest is not None and (latest.created_by_id is not None or latest.reason != REASON)
+        ):
+            if _schedule_differs(schedule, latest, item):
+                report.kept.append(f"schedule {schedule.code}")
+            continue
         if (schedule.name, schedule.description) != (item["name"], item.get("description", "")):
             services.rename_schedule(
                 schedule=schedule,
@@ -184,20 +229,26 @@ def _upsert_schedules(schedules: list[dict[str, Any]], since: datetime.datetime,
                 description=item.get("description", ""),
             )
             changed = True
-        latest = schedule.versions.order_by("-effective_from").first()
-        current = (
-            sorted(
-                normalise_rate({name: getattr(r, name) for name in services.RATE_FIELDS})
-                for r in latest.rates.all()
-            )
-            if latest
-            else []
-        )
-        wanted = sorted(normalise_rate(r) for r in item["rates"])
-        if current != wanted:
+        if _rates(latest) != sorted(normalise_rate(r) for r in item["rates"]):
             services.revise_schedule(schedule=schedule, rates=item["rates"], by=None, reason=REASON)
             changed = True
         report.updated["schedules"] += int(changed)
+
+
+def _rates(version: Any) -> list[str]:
+    """A schedule version's rates as :func:`normalise_rate` strings, sorted ([] for none)."""
+    if version is None:
+        return []
+    return sorted(
+        normalise_rate({name: getattr(r, name) for name in services.RATE_FIELDS}) for r in version.rates.all()
+    )
+
+
+def _schedule_differs(schedule: CollectionSchedule, latest: Any, item: dict[str, Any]) -> bool:
+    """Whether the file's entry differs from ``schedule`` as it stands (name, description, rates)."""
+    return (schedule.name, schedule.description) != (item["name"], item.get("description", "")) or _rates(
+        latest
+    ) != sorted(normalise_rate(r) for r in item["rates"])
 
 
 @transaction.atomic

@@ -19,12 +19,17 @@ from typing import Any
 
 from django.db.models import ProtectedError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.defaults import bad_request as django_bad_request
 from django.views.defaults import page_not_found
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
 from casino.core.errors import DomainError
+from tables import roles
 from tables.errors import InUse
 
 PROTECTED_MESSAGE = "It is referenced by history and can't be deleted."
@@ -84,3 +89,58 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     if request.path.startswith("/api/"):
         return JsonResponse({"code": "not_found", "detail": "No such resource."}, status=404)
     return page_not_found(request, exception or Exception("not found"))
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``: a request Django refuses before any view (a multipart body without its
+    boundary, too many fields, a body too large: read first by ``web.middleware``) answers the
+    API's documented body under ``/api/``, Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        if isinstance(exception, MultiPartParserError):
+            body = {"code": "parse_error", "detail": f"The request body can't be read: {exception}."}
+        else:
+            body = {"code": "bad_request", "detail": "The request can't be read."}
+        return JsonResponse(body, status=400)
+    return django_bad_request(request, exception or Exception("bad request"))
+
+
+#: What each role may do and its pages (url names), as :mod:`tables.roles` grants them: the 403
+#: page tells the signed-in user what they can do instead.
+ROLE_PAGES: dict[str, tuple[str, list[tuple[str, str]]]] = {
+    roles.DEALER: (
+        "views the floor, runs hands at the dealer terminal and sells chips (buy-ins and rebuys); "
+        "changes no configuration and cashes nobody out",
+        [("Floor", "tables:home")],
+    ),
+    roles.CAGE: (
+        "views the floor, sells chips and cashes players out; runs no hands and seats nobody",
+        [("Floor", "tables:home")],
+    ),
+    roles.FLOOR_MANAGER: (
+        "everything a dealer can, plus opening and closing tables, seating, moving and cashing out "
+        "players, collection schedules, drop counts and the reports",
+        [("Floor", "tables:home"), ("Schedules", "tables:schedules"), ("Reports", "reports:index")],
+    ),
+    roles.AUDITOR: (
+        "views every table, hand, record and report; changes nothing",
+        [("Floor", "tables:home"), ("Schedules", "tables:schedules"), ("Reports", "reports:index")],
+    ),
+}
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler403``: the API's documented body under ``/api/``; elsewhere ``403.html``, naming
+    the signed-in user's roles, what each may do, and links to their pages."""
+    reason = str(exception) if exception is not None and str(exception) else ""
+    if request.path.startswith("/api/"):
+        detail = reason or "You do not have permission to perform this action."
+        return JsonResponse({"code": "permission_denied", "detail": detail}, status=403)
+    user = request.user
+    names = set(user.groups.values_list("name", flat=True)) if user.is_authenticated else set()
+    role_rows = [
+        {"name": name, "may": may, "links": [(label, reverse(url)) for label, url in links]}
+        for name, (may, links) in ROLE_PAGES.items()
+        if name in names
+    ]
+    context = {"reason": reason, "roles": role_rows, "is_superuser": getattr(user, "is_superuser", False)}
+    return render(request, "403.html", context, status=403)

@@ -27,7 +27,14 @@ from tables.models import (
     Stakes,
 )
 
-_DOLLARS = re.compile(r"^\$?\s*(\d{1,9})(?:\.(\d{1,2}))?$")
+_DOLLARS = re.compile(r"^\$?\s*([0-9]+)(?:\.([0-9]{1,2}))?$")
+#: The most dollars a form takes (12 digits): far above any table's chips, well within the ledger's
+#: 64-bit cents; a larger number is refused as too large, not as "not an amount".
+MAX_DOLLARS = 10**12 - 1
+#: A buy-in or rebuy of more than this many of the table's minimum buy-ins (at a table with no
+#: maximum, or a maximum above it) is asked about before it is sold (``confirm=1``); the setting
+#: ``FLOOR_CONFIRM_BUY_INS`` overrides it.
+LARGE_AMOUNT_BUY_INS = 20
 
 #: The clean sweeps and naturals a dealer may declare for a Chinese poker hand (the engine
 #: verifies each from the 13 cards; RULINGS 3 and the named sets).
@@ -56,6 +63,10 @@ def dollars_to_cents(text: str, what: str, field: str = "") -> int:
     if match is None:
         raise PageInputError(f"{what}: {text!r} is not an amount in dollars (e.g. 25 or 12.50).", field=field)
     whole, part = match.groups()
+    if len(whole.lstrip("0")) > len(str(MAX_DOLLARS)):
+        raise PageInputError(
+            f"{what}: {text} is more than ${MAX_DOLLARS:,}, the most a form takes.", field=field
+        )
     return int(whole) * 100 + int((part or "0").ljust(2, "0"))
 
 
@@ -207,6 +218,14 @@ def entry_from_submitted(*, game_kind: str, game_slug: str, submitted: Mapping[s
             if player.get(flag) is True:
                 fields[f"{flag}_{seat}"] = "on"
     return fields
+
+
+def large_amount_cents(*, minimum_cents: int, maximum_cents: int | None, buy_ins: int) -> int | None:
+    """The amount above which a buy-in or rebuy is asked about first: ``buy_ins`` minimum buy-ins,
+    or None at a table whose maximum is at or below that (the service refuses above the maximum,
+    naming it)."""
+    large = minimum_cents * buy_ins
+    return None if maximum_cents is not None and maximum_cents <= large else large
 
 
 def cents_to_dollars(cents: int) -> str:

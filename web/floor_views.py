@@ -5,14 +5,18 @@ table notice).
 Input and output only: each POST calls one service (``tables.services``, ``handflow.services``)
 and shows its refusal as a message; nothing is written when a service refuses. A chip movement
 carries a token made when its form was drawn, so a double submit is one movement (the services'
-idempotency key ``page:<token>``).
+idempotency key ``page:<token>``). A refused buy-in, rebuy or cash-out draws the page again (400)
+with its form as it was typed.
 
 Before a chip movement the page asks what the floor must answer first, on the page itself (the
-form posted again with the answer, under the same token): "same person?" when a walk-in's name
-matches a player on file; a reason when the player sits at another table (one table at a time);
-the player's identification when the movement takes the gaming day's total in or out over the
-report threshold (:func:`tables.services.check_cash`). An answer and the movement are written
-together or not at all.
+form posted again with the answer, under the same token), one question at a time in this order:
+"same person?" when a walk-in's name matches a player on file; a reason when the player sits at
+another table (one table at a time); the player's identification when the movement takes the
+gaming day's total in or out over the report threshold (:func:`tables.services.check_cash`); last,
+a confirmation naming the player and the amount (``confirm=1``) for every cash-out and for a
+buy-in or rebuy of a large amount (:func:`web.floor_forms.large_amount_cents`). Each answer is
+carried with the next question. An amount the table won't take is refused before anything is
+asked. The answers and the movement are written together or not at all.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import re
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.core.exceptions import PermissionDenied
@@ -51,7 +56,13 @@ from tables.models import (
 )
 from tables.selectors import active_seatings, same_person_candidates
 from tables.services import RATE_FIELDS
-from web.floor_forms import PageInputError, ScheduleRevisionForm, dollars_to_cents
+from web.floor_forms import (
+    LARGE_AMOUNT_BUY_INS,
+    PageInputError,
+    ScheduleRevisionForm,
+    dollars_to_cents,
+    large_amount_cents,
+)
 from web.pages import refusal, whole_number
 
 
@@ -69,6 +80,17 @@ def _manage_url(number: int) -> str:
 
 
 CHIP_ACTIONS = frozenset({"buy_in", "rebuy", "cash_out"})
+#: The page's form of each chip action (``manage.html``: ``buy-in-form``, ``chips-form``).
+_FORM_OF = {"buy_in": "buy_in", "rebuy": "chips", "cash_out": "chips"}
+
+
+def _kept(data: Any) -> dict[str, dict[str, str]]:
+    """A chip form's fields as posted, under the form they came from (``buy_in`` or ``chips``,
+    by its ``action``), to draw the form again as it was typed."""
+    typed = {key: str(data.get(key, "")) for key in ("player", "player_name", "seat_number", "amount")}
+    return {_FORM_OF.get(data.get("action", ""), ""): typed}
+
+
 #: The token a page puts in each of its forms (``uuid4().hex``; tests post short ones).
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -100,18 +122,23 @@ _CARRIED = (
     "amount",
     "confirmed_new",
     "elsewhere_reason",
+    "confirm",
 )
-#: The identification fields of the cash-per-gaming-day question.
+#: The identification fields of the cash-per-gaming-day question (carried with a later question).
 _ID_FIELDS = ("id_kind", "id_number", "id_issued_by", "id_expires_on")
 
 
 class _Question(Exception):
     """The page must ask the floor first: ``kind`` (``same_person``, ``elsewhere``,
-    ``identification``), its ``message``, and for "same person?" the players on file."""
+    ``identification``, ``large_amount``, ``cash_out``), its ``message``, for "same person?" the
+    players on file, and for a confirmation (``large_amount``, ``cash_out``) the ``yes`` button's
+    words (it posts the form again with ``confirm=1``)."""
 
-    def __init__(self, kind: str, message: str, candidates: list[Player] | None = None) -> None:
+    def __init__(
+        self, kind: str, message: str, candidates: list[Player] | None = None, *, yes: str = ""
+    ) -> None:
         super().__init__(message)
-        self.kind, self.message, self.candidates = kind, message, candidates or []
+        self.kind, self.message, self.candidates, self.yes = kind, message, candidates or [], yes
 
 
 class ManageTableView(PermissionRequiredMixin, View):
@@ -142,9 +169,11 @@ class ManageTableView(PermissionRequiredMixin, View):
         return render(request, "tables/manage.html", self._context(_table(number)))
 
     def _ask(self, request: HttpRequest, table: Table, question: _Question) -> HttpResponse:
-        """The page again, asking ``question`` with the posted form carried for the answer."""
-        carried = [(name, request.POST.get(name, "")) for name in _CARRIED if request.POST.get(name)]
-        context = self._context(table, question=question, carried=carried)
+        """The page again, asking ``question`` with the posted form carried for the answer (and
+        the answers given so far: an identification is carried with a later question)."""
+        names = _CARRIED if question.kind == "identification" else (*_CARRIED, *_ID_FIELDS)
+        carried = [(name, request.POST.get(name, "")) for name in names if request.POST.get(name)]
+        context = self._context(table, question=question, carried=carried, kept=_kept(request.POST))
         return render(request, "tables/manage.html", context, status=409)
 
     def post(self, request: HttpRequest, number: int) -> HttpResponse:
@@ -196,6 +225,9 @@ class ManageTableView(PermissionRequiredMixin, View):
             return self._ask(request, table, question)
         except (FloorError, LedgerError, PageInputError) as exc:
             refusal(request, exc)
+            if action in CHIP_ACTIONS:  # drawn again as typed: a walk-in's name, the amount, the seat
+                context = self._context(table, kept=_kept(data))
+                return render(request, "tables/manage.html", context, status=400)
         return HttpResponseRedirect(_manage_url(number))
 
     def _chips(self, request: HttpRequest, table: Table, action: str) -> None:
@@ -216,10 +248,16 @@ class ManageTableView(PermissionRequiredMixin, View):
             if action != "cash_out"
             else ledger_selectors.player_chips(table=table, player=player)  # type: ignore[arg-type]
         )
+        elsewhere = (data.get("elsewhere_reason") or "").strip()
+        if not posted:
+            self._check_amount(table, action, player, amount)
+            if action == "buy_in" and player is not None:
+                self._check_one_table(table, player, elsewhere)
         check = self._cash_check(player, action, amount)
         if check is not None and check.needs_identification and not (data.get("id_number") or "").strip():
             raise _Question("identification", check.warning)
-        elsewhere = (data.get("elsewhere_reason") or "").strip()
+        if not posted and data.get("confirm") != "1":
+            self._confirm_first(table, action, walk_in or (player.name if player else ""), amount)
         try:
             with transaction.atomic():  # the answers and the movement, or nothing
                 if check is not None and check.needs_identification:
@@ -260,6 +298,59 @@ class ManageTableView(PermissionRequiredMixin, View):
         _done(request, movement, done)
         if check is not None and check.over_report_threshold and not movement.was_replayed:
             messages.warning(request, check.warning or "Over the report threshold today.")
+
+    @staticmethod
+    def _check_amount(table: Table, action: str, player: Player | None, amount: int) -> None:
+        """Refuse a buy-in or rebuy the table's chip rules refuse (the service checks again under
+        its lock) before anything is asked about it: no question for an amount never sold."""
+        if action == "cash_out":
+            return
+        chips = ledger_selectors.player_chips(table=table, player=player) if player is not None else 0
+        rules = hand_flow.table_rules(table)
+        if action == "buy_in":
+            rules.check_buy_in(amount=amount, chips_before=chips)
+        else:
+            rules.classify_rebuy(amount=amount, chips_before=chips)
+
+    @staticmethod
+    def _check_one_table(table: Table, player: Player, elsewhere: str) -> None:
+        """Ask for the floor's reason when ``player``, not seated here, sits at another table (the
+        seating checks again in the movement's transaction)."""
+        if Seating.objects.active().filter(table=table, player=player).exists():
+            return
+        try:
+            services.check_one_table(player=player, table=table, elsewhere_reason=elsewhere)
+        except SeatedElsewhere as exc:
+            raise _Question("elsewhere", exc.message) from None
+
+    @staticmethod
+    def _confirm_first(table: Table, action: str, who: str, amount: int) -> None:
+        """The last question: every cash-out (of any chips: with none, the service refuses, saying
+        so), and a buy-in or rebuy of more than the table's large amount, named with the player
+        and the amount; answered by the same form with ``confirm=1``."""
+        if action == "cash_out":
+            if amount > 0:
+                raise _Question(
+                    "cash_out",
+                    f"Cash out {who}: ${amount / 100:,.2f}, all their chips at table {table.number}? "
+                    "They leave the table.",
+                    yes=f"Yes, cash out ${amount / 100:,.2f}",
+                )
+            return
+        rules = hand_flow.table_rules(table)
+        buy_ins = int(getattr(settings, "FLOOR_CONFIRM_BUY_INS", LARGE_AMOUNT_BUY_INS))
+        large = large_amount_cents(
+            minimum_cents=rules.minimum_cents, maximum_cents=rules.maximum_cents, buy_ins=buy_ins
+        )
+        if large is not None and amount > large:
+            what = "Buy in" if action == "buy_in" else "Rebuy"
+            minimum = rules.minimum_cents
+            raise _Question(
+                "large_amount",
+                f"{what} {who} for ${amount / 100:,.2f} at table {table.number}? That is more than "
+                f"${large / 100:,.2f}, {buy_ins} times the minimum buy-in of ${minimum / 100:,.2f}.",
+                yes=f"Yes, ${amount / 100:,.2f}",
+            )
 
     @staticmethod
     def _cash_check(player: Player | None, action: str, amount: int) -> services.CashCheck | None:

@@ -28,7 +28,12 @@ from backoffice import exports, tasks
 from backoffice.closing import close_shift
 from backoffice.drop_counts import correct_drop_count, record_drop_count, sign_off_variance
 from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, statement
-from backoffice.reports.common import ReportFilterError, ReportFilters
+from backoffice.reports.common import (
+    MAX_OFFSET,
+    MAX_THRESHOLD_BP,
+    ReportFilters,
+    parse_whole,
+)
 from backoffice.waivers import waive_fee
 from ledger.errors import RecordNotFound
 from ledger.models import DropCount, ExportStatus, FeeWaiver, IntegrityCheck, ReportExport, ShiftClose
@@ -84,14 +89,12 @@ def _filters(request: Request) -> ReportFilters:
     return ReportFilters.from_params(request.query_params)
 
 
-def _int_param(request: Request, name: str, default: int) -> int:
+def _int_param(request: Request, name: str, default: int, maximum: int = MAX_OFFSET) -> int:
+    """A whole-number query parameter as the report pages read it (:func:`parse_whole`)."""
     raw = request.query_params.get(name)
-    if raw in (None, ""):
+    if raw is None or not raw.strip():
         return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise ReportFilterError({name: "must be a whole number"}) from None
+    return parse_whole(raw, name, maximum=maximum)
 
 
 class NoStoreMixin(APIView):
@@ -210,7 +213,9 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
     @action(detail=False, methods=["get"], url_path="drop-variance")
     def drop_variance(self, request: Request) -> Response:
         raw = request.query_params.get("threshold_bp")
-        threshold = _int_param(request, "threshold_bp", 0) if raw not in (None, "") else None
+        threshold = (
+            _int_param(request, "threshold_bp", 0, MAX_THRESHOLD_BP) if raw not in (None, "") else None
+        )
         report = drops.build_drop_variance_report(_filters(request), threshold_bp=threshold)
         return self._respond(report, serializers.DropVarianceReportSerializer)
 

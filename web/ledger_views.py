@@ -32,7 +32,13 @@ from backoffice import charts, exports, tasks
 from backoffice.closing import close_shift, frozen_matches_live
 from backoffice.drop_counts import correct_drop_count, record_drop_count, sign_off_variance
 from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, statement
-from backoffice.reports.common import ReportFilterError, ReportFilters
+from backoffice.reports.common import (
+    MAX_THRESHOLD_BP,
+    ReportFilterError,
+    ReportFilters,
+    paging_param,
+    parse_whole,
+)
 from backoffice.waivers import waive_fee
 from ledger.errors import RecordError
 from ledger.models import (
@@ -141,10 +147,8 @@ def _pages(report: Any, request: HttpRequest) -> dict[str, Any]:
 
 
 def _int(request: HttpRequest, name: str, default: int) -> int:
-    try:
-        return int(request.GET.get(name, default))
-    except ValueError:
-        raise ReportFilterError({name: "must be a number"}) from None
+    """A paging parameter (``offset``, ``limit``): the API's reading (:func:`paging_param`)."""
+    return paging_param(request.GET, name, default)
 
 
 def latest_check(scope: IntegrityScope) -> IntegrityCheck | None:
@@ -298,10 +302,7 @@ class DropVarianceView(ReportPage):
 
     def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
         raw = request.GET.get("threshold_bp", "")
-        try:
-            threshold = int(raw) if raw else None
-        except ValueError:
-            raise ReportFilterError({"threshold_bp": "must be a whole number of basis points"}) from None
+        threshold = parse_whole(raw, "threshold_bp", maximum=MAX_THRESHOLD_BP) if raw.strip() else None
         return drops.build_drop_variance_report(filters, threshold_bp=threshold)
 
 

@@ -12,6 +12,7 @@ import dataclasses
 import datetime as dt
 import enum
 import functools
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -42,6 +43,23 @@ from tables.selectors import applicable_rates
 
 MAX_PERIOD_DAYS = 366 * 50
 """Longest period a filter accepts (a sanity bound, far beyond any card room's history)."""
+
+MAX_OFFSET = 2**53
+"""Largest ``offset`` or ``limit`` a paged report accepts (far past any row count, well within the
+64-bit integer a database takes; the reports cap ``limit`` at their own page size)."""
+
+MAX_TABLE_NUMBER = 32_767
+"""Largest table number (the column is a small integer): a larger one names no table."""
+
+MAX_THRESHOLD_BP = 1_000_000
+"""Largest variance threshold a drop-variance filter takes, in basis points (10,000 times the drop)."""
+
+MAX_WHOLE_NUMBER = 2**63 - 1
+"""Largest number any filter takes (a 64-bit column)."""
+
+#: ASCII digits only: ``int()`` also reads "٣" (Arabic-Indic three), "²" and "1_000", and a run
+#: of twenty of them is a number no database column holds.
+_ASCII_WHOLE = re.compile(r"[0-9]+")
 
 
 class ReportFilterError(DomainError, ValueError):
@@ -110,6 +128,8 @@ class ReportFilters:
             if raw in (None, ""):
                 return None
             try:
+                if not str(raw).isascii():  # fromisoformat reads other scripts' digits too
+                    raise ValueError(raw)
                 return dt.date.fromisoformat(str(raw).strip())
             except ValueError:
                 errors[name] = f"{raw!r} is not a date (YYYY-MM-DD)"
@@ -138,9 +158,9 @@ class ReportFilters:
                 if not part:
                     continue
                 try:
-                    tables.append(int(part))
-                except ValueError:
-                    errors["table"] = f"{part!r} is not a table number"
+                    tables.append(parse_whole(part, "table", minimum=1, maximum=MAX_TABLE_NUMBER))
+                except ReportFilterError:
+                    errors["table"] = f"{_shown(part)} is not a table number"
         if errors:
             raise ReportFilterError(errors)
         if date_to is None:
@@ -234,6 +254,36 @@ class ReportFilters:
         parts = [period, f"{self.shift.value} shift" if self.shift else "all shifts"]
         parts.append("tables " + ", ".join(map(str, self.tables)) if self.tables else "all tables")
         return ", ".join(parts)
+
+
+def parse_whole(raw: object, name: str, *, minimum: int = 0, maximum: int = MAX_WHOLE_NUMBER) -> int:
+    """``raw`` (a query parameter) as a whole number from ``minimum`` to ``maximum``: the one
+    reading of a number in a report's filters or paging, for the pages and the API alike.
+
+    ASCII digits only (surrounding spaces allowed); anything else, or a number out of range,
+    raises :class:`ReportFilterError` naming ``name`` (a 400: the API's documented body, the
+    page's filter form with the error)."""
+    text = str(raw).strip()
+    if not _ASCII_WHOLE.fullmatch(text):
+        raise ReportFilterError({name: f"{_shown(text)} is not a whole number (digits 0-9)"})
+    # Compared as text first: a 5,000-digit number is refused without making it an int.
+    if len(text.lstrip("0")) > len(str(maximum)) or not minimum <= int(text) <= maximum:
+        raise ReportFilterError({name: f"must be from {minimum:,} to {maximum:,}"})
+    return int(text)
+
+
+def paging_param(params: Mapping[str, Any], name: str, default: int) -> int:
+    """``offset`` or ``limit`` of a paged report from ``params`` (missing or empty: ``default``),
+    0 to :data:`MAX_OFFSET`; see :func:`parse_whole`."""
+    raw = _first(params, name)
+    if raw is None or not raw.strip():
+        return default
+    return parse_whole(raw, name, maximum=MAX_OFFSET)
+
+
+def _shown(text: str) -> str:
+    """A refused value as a message shows it: quoted, at most 40 characters."""
+    return repr(text if len(text) <= 40 else text[:40] + "...")
 
 
 def _first(params: Mapping[str, Any], name: str) -> str | None:

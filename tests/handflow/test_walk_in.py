@@ -86,8 +86,9 @@ def test_the_floor_page_refuses_a_walk_in_three_times_and_creates_nobody(
              "amount": amount},
             follow=True,
         )  # fmt: skip
-        assert response.status_code == 200
+        assert response.status_code == 400  # the page drawn again, the form as typed
         assert 'class="error"' in response.content.decode()
+        assert 'name="player_name" value="Kai Wong"' in response.content.decode()
     assert Player.objects.count() == before
     response = floor.post(
         f"/floor/tables/{table.number}/",

@@ -12,7 +12,19 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tables.models import ConfigChange, Game, Player, Seating, Stakes, Table, TableStatus
+from handflow import services as hand_flow
+from tables import services as tables_services
+from tables.models import (
+    ChipMovement,
+    CollectionSchedule,
+    ConfigChange,
+    Game,
+    Player,
+    Seating,
+    Stakes,
+    Table,
+    TableStatus,
+)
 
 
 def run(*args: str) -> str:
@@ -111,3 +123,54 @@ def test_openapi_schema_validates_without_warnings(db: None) -> None:
 
 def test_migrations_are_in_sync(db: None) -> None:
     call_command("makemigrations", "tables", "--check", "--dry-run", stdout=io.StringIO())
+
+
+def test_running_the_set_up_again_changes_nothing_the_floor_changed(
+    house: None, settings: Any, users: dict[str, Any]
+) -> None:
+    """``make run`` twice: the floor closed table 3 and cashed out a demo player in between; the
+    second run re-opened table 3 and printed "1 seated and bought in now" with nothing changed."""
+    settings.DEBUG = True
+    run("load_demo_floor")
+    floor = users["floor"]
+    table_3 = Table.objects.get(number=3)
+    tables_services.close_table(table=table_3, by=floor, reason="no dealer tonight")
+    ana = Player.objects.get(member_number="D-1001")
+    hand_flow.cash_out(
+        table=Table.objects.get(number=1), player=ana, by=floor, idempotency_key="test:ana-out"
+    )
+    dealer = get_user_model().objects.get(username="dealer")
+    dealer.groups.clear()  # the floor took the demo dealer off the rota
+    state = (Seating.objects.count(), ConfigChange.objects.count(), ChipMovement.objects.count())
+
+    again = run("load_demo_floor")
+
+    table_3.refresh_from_db()
+    assert table_3.status == TableStatus.CLOSED
+    assert "Table 3 already exists (closed); left as it is." in again
+    assert not Seating.objects.active().filter(player=ana).exists()
+    assert "nobody seated or bought in now" in again
+    assert "seated and bought in now." not in again.replace("nobody seated or bought in now", "")
+    assert not dealer.groups.exists()
+    assert state == (Seating.objects.count(), ConfigChange.objects.count(), ChipMovement.objects.count())
+
+
+def test_loading_the_house_data_again_keeps_the_floors_schedule_and_says_so(
+    house: None, users: dict[str, Any]
+) -> None:
+    schedule = CollectionSchedule.objects.get(code="A")
+    latest = schedule.versions.order_by("-effective_from").first()
+    assert latest is not None
+    rates = [
+        {name: getattr(r, name) for name in tables_services.RATE_FIELDS} for r in latest.rates.order_by("pk")
+    ]
+    rates[0]["fee_cents"] += 100
+    floor_version = tables_services.revise_schedule(
+        schedule=schedule, rates=rates, by=users["floor"], reason="the floor's new fee"
+    )
+
+    out = run("load_house_data")
+
+    assert "schedule A: changed on the floor since the last load; left as it is." in out
+    assert "nothing loaded" in out
+    assert schedule.versions.order_by("-effective_from", "-number").first() == floor_version

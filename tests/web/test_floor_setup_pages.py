@@ -240,6 +240,22 @@ def test_the_buy_in_over_10000_today_needs_identification(
         id_number="P1",
         id_issued_by="MX",
     )
+    # Last, the large amount (over 20 minimum buy-ins) is confirmed, the identification carried.
+    assert response.status_code == 409
+    page = text(response)
+    assert "That is more than $4,000.00" in page
+    assert '<input type="hidden" name="id_number" value="P1">' in page
+    assert not PlayerIdentification.objects.exists()
+    response = buy_in(
+        floor,
+        table,
+        player=str(ana.pk),
+        amount="10,500",
+        id_kind="passport",
+        id_number="P1",
+        id_issued_by="MX",
+        confirm="1",
+    )
     assert response.status_code == 302
     assert ledger_selectors.player_chips(table=table, player=ana) == 1_050_000
     assert PlayerIdentification.objects.get().number == "P1"

@@ -346,7 +346,10 @@ def test_floor_manager_runs_a_table(
         "/floor/tables/23/", {"action": "move", "token": "t5", "seating": str(seating.pk), "to_seat": "7"}
     )
     assert Seating.objects.get(table=table, player=walk_in, left_at=None).seat.number == 7
-    floor.post("/floor/tables/23/", {"action": "cash_out", "token": "t6", "player": str(walk_in.pk)})
+    cash_out = {"action": "cash_out", "token": "t6", "player": str(walk_in.pk)}
+    assert "Cash out Walk In: $80.00" in floor.post("/floor/tables/23/", cash_out).content.decode()
+    assert chips(table, walk_in) == [8_000]  # asked first; nothing done before the confirm
+    floor.post("/floor/tables/23/", cash_out | {"confirm": "1"})
     assert chips(table, walk_in) == [0]
     assert not Seating.objects.filter(table=table, player=walk_in, left_at=None).exists()
     floor.post("/floor/tables/23/", {"action": "close", "token": "t7"})

@@ -1,8 +1,13 @@
 """``manage.py load_demo_floor``: demo staff accounts, tables and seated players; idempotent.
 
 Creates users ``dealer``, ``floor`` and ``auditor`` in their groups, printing each new user's
-random password once (a user that already exists keeps its password), five demo tables (opened),
-and a few players seated and bought in. Needs the house data (``load_house_data``) first.
+random password once, five demo tables (opened), and a few players seated and bought in. Needs the
+house data (``load_house_data``) first.
+
+Run again, it changes nothing the floor may have changed since, and says so: a user that exists
+keeps its password and its groups; a table that exists keeps its status (one the floor closed stays
+closed); a demo player bought in once is not bought in again (once cashed out or moved, they stay
+so); only what is missing is created, and only what was done is counted.
 
 Demo data is for a demo: with ``DEBUG`` off (production, the default) the command refuses, unless
 asked for by name with ``--demo`` (a demonstration server run with production settings). ``make run``
@@ -22,7 +27,7 @@ from django.db import transaction
 from handflow import chips
 from tables import services
 from tables.errors import FloorError
-from tables.models import CollectionSchedule, Game, Player, Seating, Stakes, Table, TableStatus
+from tables.models import ChipMovement, CollectionSchedule, Game, Player, Seating, Stakes, Table
 from tables.roles import AUDITOR, DEALER, FLOOR_MANAGER, sync_roles
 
 # username, role, staff (may log in to the admin, which then shows what the role permits)
@@ -95,7 +100,7 @@ class Command(BaseCommand):
                 self.stdout.write(
                     self.style.SUCCESS(f"Created user {username} ({role}) with password: {password}")
                 )
-            user.groups.add(groups[role])
+                user.groups.add(groups[role])  # an existing user's groups are the floor's
 
     def _tables(self) -> None:
         for number, game, stakes, schedule, seats in DEMO_TABLES:
@@ -113,17 +118,22 @@ class Command(BaseCommand):
                 self.stdout.write(
                     f"Created table {number}: {table.game} {table.stakes.label}, schedule {schedule}."
                 )
-            else:
-                self.stdout.write(f"Table {number} already exists.")
-            if table.status == TableStatus.CLOSED and not table.hands.exists():
                 services.open_table(table=table, by=None, reason=REASON)
+            else:
+                # Its status is the floor's: a table the floor closed stays closed.
+                self.stdout.write(
+                    f"Table {number} already exists ({table.get_status_display().lower()}); left as it is."
+                )
 
     def _players(self) -> None:
         seated = 0
         for member_number, name, table_number, seat_number in DEMO_PLAYERS:
+            key = f"demo:{member_number}:{table_number}"
             player = Player.objects.filter(member_number=member_number).first()
             if player is None:
                 player = services.create_player(name=name, member_number=member_number)
+            elif ChipMovement.objects.filter(transaction__idempotency_key=key).exists():
+                continue  # bought in by an earlier run: where they are now is the floor's doing
             table = Table.objects.get(number=table_number)
             if not table.is_open or Seating.objects.active().filter(table=table, player=player).exists():
                 continue
@@ -135,15 +145,17 @@ class Command(BaseCommand):
             amount = 2 * rules.minimum_cents
             if rules.maximum_cents is not None:
                 amount = min(amount, rules.maximum_cents)
-            chips.buy_in(
+            movement = chips.buy_in(
                 table=table,
                 player=player,
                 amount_cents=amount,
                 seat_number=seat_number,
                 by=None,
-                idempotency_key=f"demo:{member_number}:{table_number}",
+                idempotency_key=key,
             )
-            seated += 1
+            seated += 0 if movement.was_replayed else 1
         self.stdout.write(
-            f"Demo players: {seated} seated and bought in now." if seated else "Demo players already seated."
+            f"Demo players: {seated} seated and bought in now."
+            if seated
+            else "Demo players: nobody seated or bought in now (those bought in before are left as they are)."
         )

@@ -47,3 +47,5 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"House data loaded: {report}"))
         else:
             self.stdout.write("House data already up to date; nothing loaded.")
+        for line in report.kept_lines():  # the floor's changes: never undone by a re-run
+            self.stdout.write(self.style.WARNING(line))
