@@ -22,7 +22,7 @@ have) is the floor's, keyed on the same slug.  The kill multipliers are the stak
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Final
 
@@ -68,6 +68,9 @@ MAX_BOARDS: Final = 3
 #: The slug of the floor's dealer's choice game.
 DEALERS_CHOICE: Final = "dealers-choice"
 
+#: Seed 004's Seven Card Stud Choice: the button picks stud high, stud hi-lo or razz for the hand.
+STUD_CHOICE: Final = "stud-choice"
+
 #: The card room's Chinese poker rule set (RULINGS §3, the default).
 _CHINESE_RULE_SET: Final = "house"
 
@@ -104,6 +107,8 @@ class GameRules:
         hand_fields: the top-level keys of a dealer's entry besides ``players``.
         most_players: the most hands the engine settles (None: as many as the cards allow).
         dealers_choice: the game is dealer's choice (each hand one of :attr:`choices`).
+        choice_of: a choice game's games by slug (seed 004's Seven Card Stud Choice: stud high,
+            stud hi-lo, razz); empty for dealer's choice, whose button picks any pot game.
     """
 
     slug: str
@@ -123,6 +128,7 @@ class GameRules:
     hand_fields: tuple[str, ...]
     most_players: int | None
     dealers_choice: bool = False
+    choice_of: tuple[str, ...] = ()
 
     @property
     def has_showdown(self) -> bool:
@@ -177,9 +183,12 @@ class GameRules:
 
     @property
     def choices(self) -> tuple[GameRules, ...]:
-        """Dealer's choice: the games a hand may be (every pot game); else none."""
+        """A choice game: the games a hand may be (its :attr:`choice_of`, else every pot game);
+        else none."""
         if not self.dealers_choice:
             return ()
+        if self.choice_of:
+            return tuple(GAME_RULES[slug] for slug in self.choice_of)
         return tuple(r for r in GAME_RULES.values() if r.is_pot_game)
 
     def entry_problem(self, entry: Mapping[str, Any]) -> str | None:
@@ -279,6 +288,10 @@ _DEALERS_CHOICE_RULES: Final = GameRules(
     dealers_choice=True,
 )
 
+_STUD_CHOICE_RULES: Final = replace(
+    _DEALERS_CHOICE_RULES, slug=STUD_CHOICE, choice_of=("stud", "stud-hi-lo", "razz")
+)
+
 #: Every game the engine knows, by slug, in the engine's order (pot games first).
 GAME_RULES: Final[Mapping[str, GameRules]] = {
     r.slug: r
@@ -286,6 +299,7 @@ GAME_RULES: Final[Mapping[str, GameRules]] = {
         *(_pot_rules(spec) for spec in POT_GAMES.values()),
         _chinese_rules(),
         _taiwanese_rules(),
+        _STUD_CHOICE_RULES,
         _DEALERS_CHOICE_RULES,
     )
 }

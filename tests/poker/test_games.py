@@ -12,7 +12,7 @@ import pytest
 
 from poker.chinese_rules import RulesError
 from poker.errors import ShowdownError
-from poker.games import DEALERS_CHOICE, GAME_RULES, MAX_BOARDS, EngineKind, rules_for
+from poker.games import DEALERS_CHOICE, GAME_RULES, MAX_BOARDS, STUD_CHOICE, EngineKind, rules_for
 from poker.kill import KillKind
 from poker.showdown import GAMES, POT_GAMES, decide, game_admits_joker
 from tests.poker.reading_cases import DECK, SWEEP_HANDS, chinese_hand, pot_hand, taiwanese_hand
@@ -47,7 +47,18 @@ def test_dealers_choice_picks_among_the_pot_games() -> None:
     choice = rules_for(DEALERS_CHOICE)
     assert [r.slug for r in choice.choices] == list(POT_GAMES)
     assert choice.player_fields == choice.hand_fields == ()
-    assert all(r.choices == () for r in GAME_RULES.values() if r is not choice)
+    stud = rules_for(STUD_CHOICE)
+    assert all(r.choices == () for r in GAME_RULES.values() if r not in (choice, stud))
+
+
+def test_seven_card_stud_choice_picks_among_the_three_stud_games() -> None:
+    stud = rules_for(STUD_CHOICE)
+    assert [r.slug for r in stud.choices] == ["stud", "stud-hi-lo", "razz"]
+    assert all(r.odd_chips_by_suit for r in stud.choices)
+    assert not stud.has_showdown
+    assert stud.player_fields == ()
+    house = {g["slug"]: g for g in HOUSE_GAMES}
+    assert house[STUD_CHOICE]["choice_of"] == list(stud.choice_of)
 
 
 @pytest.mark.parametrize("slug", list(POT_GAMES))

@@ -55,7 +55,7 @@ def test_same_person_is_asked_when_asked_for(db: None) -> None:
 
 
 def test_a_merge_keeps_every_record_and_rewrites_no_ledger_row(
-    make_table: MakeTable, keys: object, floor_user: object
+    make_table: MakeTable, floor_user: object
 ) -> None:
     table = make_table(game="holdem", stakes="nl-100-500", schedule="A")
     ana = services.create_player(name="Ana Ruiz", member_number="M-1")
