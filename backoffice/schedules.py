@@ -15,7 +15,9 @@ The crontab times are on the card room's clock (``settings.TIME_ZONE``):
   ``settings.IDEMPOTENCY_KEY_RETENTION_HOURS`` (the ledger's own keys are never dropped);
 * ``tables.replay_audit_nightly`` at 04:45: re-decide every settled hand of the day before from its
   stored input and compare it with what was recorded and posted (``handflow.audit``), stored as an
-  ``IntegrityCheck`` of scope ``replay``.
+  ``IntegrityCheck`` of scope ``replay``;
+* ``ledger.purge_expired_exports`` at 05:15: drop the files of report exports built more than
+  ``settings.EXPORT_RETENTION_DAYS`` ago (their rows stay, ``expired``).
 
 Tasks are named here by their Celery names only: the back office doesn't import the hand's money.
 """
@@ -67,6 +69,13 @@ SCHEDULES = (
         minute="0",
         hour="5",
         description="Delete the API's replay records (IdempotentRequest) past their retention.",
+    ),
+    Schedule(
+        name="ledger: drop expired report exports' files",
+        task="ledger.purge_expired_exports",
+        minute="15",
+        hour="5",
+        description="Drop the file of each ReportExport past EXPORT_RETENTION_DAYS; the row stays.",
     ),
 )
 
