@@ -19,6 +19,8 @@ The crontab times are on the card room's clock (``settings.TIME_ZONE``):
 * ``tables.expire_waiting_lists`` every minute: record the waiting lists' time limits passed (a
   call-in not arrived, a call not taken; docs/waiting-lists.md). They take effect when due anyway:
   this only writes them into the day's record while nobody touches the lists.
+* ``ledger.purge_expired_exports`` at 05:15: drop the files of report exports built more than
+  ``settings.EXPORT_RETENTION_DAYS`` ago (their rows stay, ``expired``).
 
 Tasks are named here by their Celery names only: the back office doesn't import the hand's money.
 """
@@ -77,6 +79,13 @@ SCHEDULES = (
         minute="*",
         hour="*",
         description="Record the call-ins not arrived and the calls not taken in time (the lists' record).",
+    ),
+    Schedule(
+        name="ledger: drop expired report exports' files",
+        task="ledger.purge_expired_exports",
+        minute="15",
+        hour="5",
+        description="Drop the file of each ReportExport past EXPORT_RETENTION_DAYS; the row stays.",
     ),
 )
 

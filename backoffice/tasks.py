@@ -59,6 +59,13 @@ def build_export(self: Any, export_id: int) -> int:
     return exports.build_export(export_id).pk
 
 
+@shared_task(name="ledger.purge_expired_exports", **RETRY_OPTIONS)
+def purge_expired_exports(self: Any) -> int:
+    """Drop the files of exports past ``settings.EXPORT_RETENTION_DAYS`` (the rows stay); returns
+    how many (the daily job)."""
+    return exports.purge_expired_exports()
+
+
 def enqueue_close_shift(shift: Shift, *, by: User | AnonymousUser | None = None) -> None:
     """Queue ``close_shift`` for ``shift`` once the current transaction commits."""
     user_id = by.pk if by is not None and by.is_authenticated else None

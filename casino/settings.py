@@ -397,3 +397,24 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# --- Bounded work: export retention and per-user rates of the heavy requests (docs/reports.md) ---------
+# A built report export's file is kept this many days, then dropped by the daily purge
+# (ledger.purge_expired_exports); the export's row, with the file's sha256 and size, stays.
+EXPORT_RETENTION_DAYS = env_int("EXPORT_RETENTION_DAYS", 90)
+if EXPORT_RETENTION_DAYS < 1:
+    raise ImproperlyConfigured(f"EXPORT_RETENTION_DAYS={EXPORT_RETENTION_DAYS} must be at least 1 day")
+# Per user, for the API and the pages alike (web/throttles.py): reports built now, exports
+# requested, files downloaded. DRF's notation: <number>/<second|minute|hour|day>.
+HEAVY_REQUEST_RATES = {
+    "reports": os.environ.get("RATE_REPORTS", "60/minute"),
+    "exports": os.environ.get("RATE_EXPORTS", "12/minute"),
+    "downloads": os.environ.get("RATE_DOWNLOADS", "30/minute"),
+}
+for _scope, _rate in HEAVY_REQUEST_RATES.items():
+    _number, _, _period = _rate.partition("/")
+    if not (
+        _number.isascii() and _number.isdigit() and int(_number) > 0 and _period[:1] in {"s", "m", "h", "d"}
+    ):
+        raise ImproperlyConfigured(f"the rate of {_scope} requests {_rate!r} is not like 60/minute")
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = dict(HEAVY_REQUEST_RATES)

@@ -561,12 +561,15 @@ class ExportStatus(models.TextChoices):
     RUNNING = "running", "Being built"
     DONE = "done", "Ready"
     FAILED = "failed", "Failed"
+    EXPIRED = "expired", "Expired (file dropped)"
 
 
 class ReportExport(models.Model):
     """A report export built in the background (``backoffice.tasks.build_export``): what was asked
     (``kind``, ``format``, ``params`` = the report's filters), by whom, and once ``done`` the file
-    itself (``content``) with its sha256. Never deleted (the database refuses it)."""
+    itself (``content``) with its sha256. Never deleted (the database refuses it): after
+    ``settings.EXPORT_RETENTION_DAYS`` the file is dropped (``content`` null, ``expired``) and the
+    row, with the file's sha256 and size, stays (``backoffice.exports.purge_expired_exports``)."""
 
     kind = models.CharField(max_length=20, choices=ReportKind.choices)
     format = models.CharField(max_length=4, choices=ExportFormat.choices)

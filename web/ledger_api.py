@@ -27,7 +27,7 @@ from rest_framework.views import APIView
 from backoffice import exports, tasks
 from backoffice.closing import close_shift
 from backoffice.drop_counts import correct_drop_count, record_drop_count, sign_off_variance
-from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, statement
+from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, limits, statement
 from backoffice.reports.common import (
     MAX_OFFSET,
     MAX_THRESHOLD_BP,
@@ -40,6 +40,7 @@ from ledger.models import DropCount, ExportStatus, FeeWaiver, IntegrityCheck, Re
 from tables.models import Hand, Player, Table
 from web import ledger_serializers as serializers
 from web.permissions import ActionPermissionMixin
+from web.throttles import DOWNLOADS, EXPORTS, REPORTS, HeavyRequestThrottle
 
 VIEW = ["ledger.view_reports"]
 
@@ -61,11 +62,21 @@ FILTER_PARAMETERS = [
 ]
 PAGE_PARAMETERS = [
     OpenApiParameter("offset", OpenApiTypes.INT, description="Rows to skip."),
-    OpenApiParameter("limit", OpenApiTypes.INT, description="Rows to return (capped)."),
+    OpenApiParameter("limit", OpenApiTypes.INT, description=f"Rows to return: 1 to {limits.MAX_PAGE_SIZE}."),
 ]
 ERRORS = {
-    400: OpenApiResponse(serializers.LedgerFilterErrorSerializer, description="Bad filters or input"),
+    400: OpenApiResponse(
+        serializers.LedgerFilterErrorSerializer,
+        description=f"Bad filters or input (a period over {limits.MAX_PERIOD_DAYS} days, a page over "
+        f"{limits.MAX_PAGE_SIZE} rows)",
+    ),
     403: OpenApiResponse(serializers.LedgerErrorSerializer, description="Not allowed for your role"),
+}
+THROTTLED = {
+    429: OpenApiResponse(
+        serializers.LedgerErrorSerializer,
+        description="Too many such requests from you for now (code throttled); Retry-After: when to retry",
+    ),
 }
 RECORD_ERRORS = {
     400: OpenApiResponse(serializers.LedgerErrorSerializer, description="Invalid input"),
@@ -86,7 +97,21 @@ def _not_found(what: str) -> RecordNotFound:
 
 
 def _filters(request: Request) -> ReportFilters:
-    return ReportFilters.from_params(request.query_params)
+    return limits.asked_filters(request.query_params)
+
+
+class ScopedThrottleMixin(APIView):
+    """Per-user rates (``web.throttles``) of the actions named in ``throttle_scopes``; the others
+    aren't limited."""
+
+    throttle_scopes: dict[str, str] = {}
+
+    def get_throttles(self) -> list[Any]:
+        scope = self.throttle_scopes.get(getattr(self, "action", None) or "")
+        if scope is None:
+            return []
+        self.throttle_scope = scope
+        return [HeavyRequestThrottle()]
 
 
 def _int_param(request: Request, name: str, default: int, maximum: int = MAX_OFFSET) -> int:
@@ -108,7 +133,11 @@ class NoStoreMixin(APIView):
 
 
 class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
-    """Each report as JSON, built now from the ledger and the floor (see docs/reports.md)."""
+    """Each report as JSON, built now from the ledger and the floor (see docs/reports.md); each
+    counts against the user's ``reports`` rate (429 beyond)."""
+
+    throttle_classes = [HeavyRequestThrottle]
+    throttle_scope = REPORTS
 
     action_permissions = {
         "collection": VIEW,
@@ -128,7 +157,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
     @extend_schema(
         summary="Collection report",
         parameters=FILTER_PARAMETERS,
-        responses={200: serializers.CollectionReportSerializer, **ERRORS},
+        responses={200: serializers.CollectionReportSerializer, **ERRORS, **THROTTLED},
     )
     @action(detail=False, methods=["get"])
     def collection(self, request: Request) -> Response:
@@ -143,7 +172,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
             *PAGE_PARAMETERS,
             OpenApiParameter("hand", OpenApiTypes.INT, description="Only this hand (id), if in the period."),
         ],
-        responses={200: serializers.HandHistorySerializer, **ERRORS},
+        responses={200: serializers.HandHistorySerializer, **ERRORS, **THROTTLED},
     )
     @action(detail=False, methods=["get"])
     def hands(self, request: Request) -> Response:
@@ -151,7 +180,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
         report = hands.build_hand_history(
             _filters(request),
             offset=_int_param(request, "offset", 0),
-            limit=_int_param(request, "limit", hands.DEFAULT_LIMIT),
+            limit=limits.check_page_size(_int_param(request, "limit", hands.DEFAULT_LIMIT)),
             hand_id=_int_param(request, "hand", 0) if hand not in (None, "") else None,
         )
         return self._respond(report, serializers.HandHistorySerializer)
@@ -166,6 +195,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
             200: serializers.PlayerStatementSerializer,
             404: serializers.LedgerErrorSerializer,
             **ERRORS,
+            **THROTTLED,
         },
     )
     @action(detail=False, methods=["get"])
@@ -181,20 +211,20 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
     @extend_schema(
         summary="Ledger journal with running balances (paged)",
         parameters=[*FILTER_PARAMETERS, *PAGE_PARAMETERS],
-        responses={200: serializers.JournalSerializer, **ERRORS},
+        responses={200: serializers.JournalSerializer, **ERRORS, **THROTTLED},
     )
     @action(detail=False, methods=["get"])
     def journal(self, request: Request) -> Response:
         report = journal.build_journal(
             _filters(request),
             offset=_int_param(request, "offset", 0),
-            limit=_int_param(request, "limit", journal.DEFAULT_LIMIT),
+            limit=limits.check_page_size(_int_param(request, "limit", journal.DEFAULT_LIMIT)),
         )
         return self._respond(report, serializers.JournalSerializer)
 
     @extend_schema(
         summary="Integrity report (verify_ledger and the database's guards, now)",
-        responses={200: serializers.IntegrityReportSerializer, **ERRORS},
+        responses={200: serializers.IntegrityReportSerializer, **ERRORS, **THROTTLED},
     )
     @action(detail=False, methods=["get"])
     def integrity(self, request: Request) -> Response:
@@ -208,7 +238,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
                 "threshold_bp", OpenApiTypes.INT, description="Threshold in basis points (default 300)."
             ),
         ],
-        responses={200: serializers.DropVarianceReportSerializer, **ERRORS},
+        responses={200: serializers.DropVarianceReportSerializer, **ERRORS, **THROTTLED},
     )
     @action(detail=False, methods=["get"], url_path="drop-variance")
     def drop_variance(self, request: Request) -> Response:
@@ -222,7 +252,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
     @extend_schema(
         summary="Configuration change log",
         parameters=FILTER_PARAMETERS,
-        responses={200: serializers.ChangeLogSerializer, **ERRORS},
+        responses={200: serializers.ChangeLogSerializer, **ERRORS, **THROTTLED},
     )
     @action(detail=False, methods=["get"], url_path="config-changes")
     def config_changes(self, request: Request) -> Response:
@@ -234,7 +264,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
             *FILTER_PARAMETERS,
             OpenApiParameter("dealer", OpenApiTypes.STR, description="Only this dealer's downs (username)."),
         ],
-        responses={200: serializers.DownsReportSerializer, **ERRORS},
+        responses={200: serializers.DownsReportSerializer, **ERRORS, **THROTTLED},
     )
     @action(detail=False, methods=["get"], url_path="dealer-downs")
     def dealer_downs(self, request: Request) -> Response:
@@ -248,12 +278,17 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
 )
 class ReportExportViewSet(
     NoStoreMixin,
+    ScopedThrottleMixin,
     ActionPermissionMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     viewsets.GenericViewSet[ReportExport],
 ):
-    """Exports built in the background (``backoffice.tasks.build_export``); never deleted."""
+    """Exports built in the background (``backoffice.tasks.build_export``); a built file is kept
+    ``EXPORT_RETENTION_DAYS`` (then 410), the record never deleted. Requests count against the
+    user's ``exports`` rate, downloads against ``downloads``."""
+
+    throttle_scopes = {"create": EXPORTS, "download": DOWNLOADS}
 
     serializer_class = serializers.ReportExportSerializer
     queryset = (
@@ -264,7 +299,7 @@ class ReportExportViewSet(
     @extend_schema(
         summary="Request an export (built in the background)",
         request=serializers.ReportExportCreateSerializer,
-        responses={202: serializers.ReportExportSerializer, **ERRORS},
+        responses={202: serializers.ReportExportSerializer, **ERRORS, **THROTTLED},
     )
     def create(self, request: Request) -> Response:
         data = serializers.ReportExportCreateSerializer(data=request.data)
@@ -287,11 +322,21 @@ class ReportExportViewSet(
             (200, "application/zip"): OpenApiTypes.BINARY,
             (200, "application/pdf"): OpenApiTypes.BINARY,
             404: serializers.LedgerErrorSerializer,
+            410: OpenApiResponse(
+                serializers.LedgerErrorSerializer,
+                description="The file was kept EXPORT_RETENTION_DAYS and is gone (code export_expired)",
+            ),
+            **THROTTLED,
         },
     )
     @action(detail=True, methods=["get"])
     def download(self, request: Request, pk: str | None = None) -> HttpResponse:
         export = ReportExport.objects.filter(pk=pk).first() if pk is not None else None
+        if export is not None and exports.is_expired(export):
+            raise exports.ExportExpired(
+                f"Export {export.pk}'s file was kept {exports.retention().days} days and is gone; "
+                "its record stays. Request it again."
+            )
         if export is None or export.status != ExportStatus.DONE or export.content is None:
             raise _not_found(f"finished export {pk}")
         content_type = exports.content_type_of(bytes(export.content), export.format)
@@ -423,6 +468,7 @@ class FeeWaiverViewSet(
 )
 class ShiftCloseViewSet(
     NoStoreMixin,
+    ScopedThrottleMixin,
     ActionPermissionMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
@@ -440,6 +486,7 @@ class ShiftCloseViewSet(
         "download": VIEW,
         "create": [*VIEW, "ledger.add_shiftclose"],
     }
+    throttle_scopes = {"download": DOWNLOADS}
 
     @extend_schema(
         summary="Close a shift (201 the first time, 200 with the first close after that)",
@@ -463,6 +510,7 @@ class ShiftCloseViewSet(
             (200, "application/zip"): OpenApiTypes.BINARY,
             (200, "text/csv"): OpenApiTypes.BINARY,
             404: serializers.LedgerErrorSerializer,
+            **THROTTLED,
         },
     )
     @action(detail=True, methods=["get"])

@@ -4,10 +4,14 @@ need their own ``add_*``/``sign_off_variance`` permissions (docs/reports.md). Vi
 input, call a report builder or a service, and render.
 
 Every report page shows its filters, the time it was made, the software version and the sha256 of
-its CSV export; ``?format=csv`` or ``?format=pdf`` downloads that export of the same report (the CSV
-export is one CSV per table: a report of several tables downloads as a zip of them;
-``X-Content-SHA256`` carries the file's own digest). Hand history and the journal are paged: their
-page exports cover the page; a whole-period export is requested in the background (``exports``).
+its CSV export; ``?format=csv`` downloads that export of the same report (one CSV per table: a
+report of several tables downloads as a zip of them; ``X-Content-SHA256`` carries the file's own
+digest) when it holds at most ``exports.INLINE_CSV_MAX_ROWS`` rows. ``?format=pdf``, and a bigger
+CSV, is never built in the request: it is queued as a background export and the browser is sent to
+that export's page, which polls until the file is ready (docs/reports.md, "Bounded work"). Periods
+and page sizes are held to ``backoffice.reports.limits``; report pages, exports and downloads count
+against the user's rates (``web.throttles``). Hand history and the journal are paged: their page
+exports cover the page; a whole-period export is requested in the background (``exports``).
 Every hand a report names links to its entry in the hand history (``reports:hand``): its cards, the
 reading and the ledger's postings. No page or download is stored by a browser or proxy
 (``Cache-Control: no-store``, :class:`ReportPermission`).
@@ -21,7 +25,7 @@ from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -31,7 +35,7 @@ from django.views import View
 from backoffice import charts, exports, tasks
 from backoffice.closing import close_shift, frozen_matches_live
 from backoffice.drop_counts import correct_drop_count, record_drop_count, sign_off_variance
-from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, statement
+from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, limits, statement
 from backoffice.reports.common import (
     MAX_THRESHOLD_BP,
     ReportFilterError,
@@ -52,6 +56,7 @@ from ledger.models import (
 )
 from ledger.shifts import Shift
 from tables.models import Hand, Player, Table
+from web import throttles
 from web.ledger_forms import (
     CloseShiftForm,
     DropCorrectionForm,
@@ -61,6 +66,7 @@ from web.ledger_forms import (
     SignOffForm,
     WaiverForm,
 )
+from web.throttles import page_throttled
 
 VIEW_REPORTS = "ledger.view_reports"
 
@@ -88,6 +94,8 @@ class ReportPage(ReportPermission, View):
     paged = False
     # A report the background exports know (``ReportKind``): the page offers to export its period.
     can_export = True
+    # A paged report's page size when the query names none (its PDF is of the page shown).
+    default_limit: int | None = None
 
     def build(self, filters: ReportFilters, request: HttpRequest) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -102,18 +110,22 @@ class ReportPage(ReportPermission, View):
     def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         self.kwargs = kwargs
         params = self.params(request)
+        export_format = params.get("format", "")
         try:
-            filters = ReportFilters.from_params(params)
+            filters = limits.asked_filters(params)
+            if export_format == "pdf":  # never laid out in the request: queued, and polled for
+                return self.queue(request, params, export_format)
+            if throttled := page_throttled(request, throttles.REPORTS):
+                return throttled
             report = self.build(filters, request)
+            report, csv_data = exports.with_download_sha(report)
+            if export_format == "csv":
+                if exports.row_count(report) > exports.INLINE_CSV_MAX_ROWS:
+                    return self.queue(request, params, export_format)
+                return self.inline_csv(request, report, csv_data, params)
         except ReportFilterError as exc:
             context = {"form": FilterForm(params), "errors": exc.errors, "kind": self.kind}
             return render(request, "reports/filter_error.html", context, status=400)
-        report, _ = exports.with_download_sha(report)
-        export_format = params.get("format", "")
-        if export_format in ("csv", "pdf"):
-            data, content_type, extension = exports.render_file(report, export_format)
-            name = exports.filename_for(self.kind, params, extension)
-            return exports.download_response(data, content_type, name)
         # Each parameter's last value, as QueryDict.dict() gives.
         query = {key: str(value) for key, value in params.dict().items()}
         query.pop("format", None)
@@ -131,6 +143,43 @@ class ReportPage(ReportPermission, View):
         context.update(self.extra_context(report))
         return render(request, self.template_name, context)
 
+    def page_params(self, params: QueryDict) -> dict[str, str]:
+        """The export parameters of what the page shows: its query without ``format``, and for a
+        paged report its page (``offset``, ``limit``) even when the query leaves them to defaults."""
+        query = {key: str(value) for key, value in params.dict().items() if key != "format"}
+        if self.default_limit is not None and "hand" not in query:
+            query.setdefault("offset", "0")
+            query.setdefault("limit", str(self.default_limit))
+            limits.check_page_size(_whole(query["limit"], "limit"))
+        return query
+
+    def queue(self, request: HttpRequest, params: QueryDict, export_format: str) -> HttpResponse:
+        """The page's download as a background export (``exports.queue_export``): the same
+        user's identical one still waiting, or a new one queued on commit; the answer sends the
+        browser to the export's page, which polls until the file is ready. Nothing of the report
+        is built here."""
+        with transaction.atomic():
+            export, created = exports.queue_export(
+                kind=self.kind, export_format=export_format, params=self.page_params(params), by=request.user
+            )
+            if created:
+                if throttled := page_throttled(request, throttles.EXPORTS):
+                    transaction.set_rollback(True)
+                    return throttled
+                tasks.enqueue_export(export)
+        return redirect("reports:export-download", pk=export.pk)
+
+    def inline_csv(self, request: HttpRequest, report: Any, data: bytes, params: QueryDict) -> HttpResponse:
+        """The page's CSV export, built already for its SHA-256 (at most ``INLINE_CSV_MAX_ROWS``
+        rows), as a download."""
+        if throttled := page_throttled(request, throttles.DOWNLOADS):
+            return throttled
+        content_type = exports.content_type_of(data, "csv")
+        extension = "zip" if content_type == "application/zip" else "csv"
+        return exports.download_response(
+            data, content_type, exports.filename_for(self.kind, params, extension)
+        )
+
 
 def _pages(report: Any, request: HttpRequest) -> dict[str, Any]:
     query = request.GET.copy()
@@ -144,6 +193,13 @@ def _pages(report: Any, request: HttpRequest) -> dict[str, Any]:
         links["next_url"] = "?" + query.urlencode()
     links["last"] = min(links["last"], report.total)
     return {"pages": links}
+
+
+def _whole(raw: str, name: str) -> int:
+    try:
+        return int(raw)
+    except ValueError:
+        raise ReportFilterError({name: "must be a number"}) from None
 
 
 def _int(request: HttpRequest, name: str, default: int) -> int:
@@ -201,12 +257,12 @@ class CollectionView(ReportPage):
 class HandHistoryView(ReportPage):
     kind = ReportKind.HAND_HISTORY
     template_name = "reports/hands.html"
+    default_limit = hands.DEFAULT_LIMIT
 
     def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
         self.request = request
-        return hands.build_hand_history(
-            filters, offset=_int(request, "offset", 0), limit=_int(request, "limit", hands.DEFAULT_LIMIT)
-        )
+        limit = limits.check_page_size(_int(request, "limit", hands.DEFAULT_LIMIT))
+        return hands.build_hand_history(filters, offset=_int(request, "offset", 0), limit=limit)
 
     def extra_context(self, report: Any) -> dict[str, Any]:
         return _pages(report, self.request)
@@ -224,7 +280,9 @@ class HandView(ReportPage):
         hand = get_object_or_404(Hand, pk=self.kwargs["hand_id"])
         day = Shift.at(hand.created_at).business_date.isoformat()
         params = QueryDict(mutable=True)
-        params.update({"date_from": day, "date_to": day, "table": str(hand.table.number)})
+        params.update(
+            {"date_from": day, "date_to": day, "table": str(hand.table.number), "hand": str(hand.pk)}
+        )
         if request.GET.get("format"):
             params["format"] = request.GET["format"]
         return params
@@ -247,12 +305,12 @@ class DownsView(ReportPage):
 class JournalView(ReportPage):
     kind = ReportKind.JOURNAL
     template_name = "reports/journal.html"
+    default_limit = journal.DEFAULT_LIMIT
 
     def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
         self.request = request
-        return journal.build_journal(
-            filters, offset=_int(request, "offset", 0), limit=_int(request, "limit", journal.DEFAULT_LIMIT)
-        )
+        limit = limits.check_page_size(_int(request, "limit", journal.DEFAULT_LIMIT))
+        return journal.build_journal(filters, offset=_int(request, "offset", 0), limit=limit)
 
     def extra_context(self, report: Any) -> dict[str, Any]:
         return _pages(report, self.request)
@@ -268,6 +326,9 @@ class PlayerStatementView(ReportPage):
 
     def extra_context(self, report: Any) -> dict[str, Any]:
         return {"export_params_extra": {"player": report.player_id}}
+
+    def page_params(self, params: QueryDict) -> dict[str, str]:
+        return {**super().page_params(params), "player": str(self.kwargs["player_id"])}
 
 
 class PlayerSearchView(ReportPermission, View):
@@ -477,7 +538,9 @@ class ShiftCloseDetailView(ReportPermission, View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         close = get_object_or_404(ShiftClose.objects.select_related("closed_by"), pk=pk)
         if request.GET.get("format") == "csv":
-            return exports.download_response(*close.sealed_export())
+            return page_throttled(request, throttles.DOWNLOADS) or exports.download_response(
+                *close.sealed_export()
+            )
         return render(
             request,
             "reports/shift.html",
@@ -491,7 +554,12 @@ class ShiftCloseDetailView(ReportPermission, View):
 class ExportListView(ReportPermission, View):
     def get(self, request: HttpRequest) -> HttpResponse:
         rows = ReportExport.objects.select_related("requested_by").defer("content")[:200]
-        return render(request, "reports/exports.html", {"exports": rows, "form": ExportRequestForm()})
+        context = {
+            "exports": rows,
+            "form": ExportRequestForm(),
+            "retention_days": exports.retention().days,
+        }
+        return render(request, "reports/exports.html", context)
 
     def post(self, request: HttpRequest) -> HttpResponse:
         form = ExportRequestForm(request.POST)
@@ -501,6 +569,8 @@ class ExportListView(ReportPermission, View):
             if key not in {"kind", "format", "csrfmiddlewaretoken"}
         }
         if form.is_valid():
+            if throttled := page_throttled(request, throttles.EXPORTS):
+                return throttled
             try:
                 with transaction.atomic():
                     export = exports.request_export(
@@ -521,11 +591,32 @@ class ExportListView(ReportPermission, View):
 
 
 class ExportDownloadView(ReportPermission, View):
+    """An export's file once it is built; until then the export's page, which polls (htmx, every
+    two seconds: ``reports/_export_status.html``, answered alone to the poll's ``HX-Request``) and
+    offers the download when it is ready. A failed export's page says why; an expired one answers
+    410 (its file was dropped after ``EXPORT_RETENTION_DAYS``)."""
+
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        export = get_object_or_404(ReportExport, pk=pk)
-        if export.status != ExportStatus.DONE or export.content is None:
-            raise Http404("The export is not ready.")
-        content_type = exports.content_type_of(bytes(export.content), export.format)
+        export = get_object_or_404(ReportExport.objects.defer("content"), pk=pk)
+        expired = exports.is_expired(export)
+        waiting = not expired and export.status in (ExportStatus.PENDING, ExportStatus.RUNNING)
+        context = {
+            "export": export,
+            "expired": expired,
+            "waiting": waiting,
+            "expires_at": exports.expires_at(export),
+        }
+        if request.headers.get("HX-Request") == "true":
+            return render(request, "reports/_export_status.html", context)
+        if expired:
+            return render(request, "reports/export_status.html", context, status=410)
+        if export.status != ExportStatus.DONE:
+            return render(request, "reports/export_status.html", context, status=202 if waiting else 200)
+        if throttled := page_throttled(request, throttles.DOWNLOADS):
+            return throttled
+        data = bytes(ReportExport.objects.values_list("content", flat=True).get(pk=export.pk) or b"")
         return exports.download_response(
-            bytes(export.content), content_type, export.filename or f"export-{export.pk}.{export.format}"
+            data,
+            exports.content_type_of(data, export.format),
+            export.filename or f"export-{export.pk}.{export.format}",
         )

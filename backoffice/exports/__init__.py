@@ -16,7 +16,9 @@ sha256 of the CSV export of the same report, and the PDF's own sha256 is recorde
 ``ReportExport`` row (and sent as ``X-Content-SHA256``).
 
 ``building`` builds a report from stored parameters and gives its file and download response;
-``jobs`` records an export request and builds it in the background.
+``jobs`` records an export request, builds it in the background and drops its file after
+``settings.EXPORT_RETENTION_DAYS`` (the row stays). A report page serves inline only a CSV of at
+most ``INLINE_CSV_MAX_ROWS`` rows; its PDF, and a bigger CSV, is queued (``queue_export``).
 
 A shift close seals the same export (:func:`with_download_sha` with the signed anchor as two more
 tables, ``anchor_sections``): its zip is stored on the ``ShiftClose`` and ``manage.py
@@ -28,21 +30,35 @@ The names below are the ones the rest of the project uses, as ``backoffice.expor
 from __future__ import annotations
 
 from backoffice.exports.building import (
+    INLINE_CSV_MAX_ROWS,
     build_report,
     content_type_of,
     download_response,
     filename_for,
+    is_page,
     render,
     render_file,
+    row_count,
 )
 from backoffice.exports.csv_writer import csv_cell, export_file, with_download_sha
-from backoffice.exports.jobs import build_export, request_export
+from backoffice.exports.jobs import (
+    ExportExpired,
+    build_export,
+    expires_at,
+    is_expired,
+    purge_expired_exports,
+    queue_export,
+    request_export,
+    retention,
+)
 from backoffice.exports.layouts import anchor_sections, sections_of
 from backoffice.exports.pdf_writer import pdf_parts, to_pdf
 from backoffice.exports.sections import dollars
 from backoffice.reports.common import ReportFilterError
 
 __all__ = [
+    "INLINE_CSV_MAX_ROWS",
+    "ExportExpired",
     "ReportFilterError",
     "anchor_sections",
     "build_export",
@@ -51,12 +67,19 @@ __all__ = [
     "csv_cell",
     "dollars",
     "download_response",
+    "expires_at",
     "export_file",
     "filename_for",
+    "is_expired",
+    "is_page",
     "pdf_parts",
+    "purge_expired_exports",
+    "queue_export",
     "render",
     "render_file",
     "request_export",
+    "retention",
+    "row_count",
     "sections_of",
     "to_pdf",
     "with_download_sha",

@@ -11,6 +11,7 @@ from typing import Any
 from django.http import HttpResponse
 
 from backoffice.exports.csv_writer import export_file
+from backoffice.exports.layouts import sections_of
 from backoffice.exports.pdf_writer import to_pdf
 from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, statement
 from backoffice.reports.common import ReportFilterError, ReportFilters
@@ -50,6 +51,8 @@ def build_report(kind: str, params: Mapping[str, Any], *, full: bool = False) ->
         return statement.build_player_statement(Player.objects.get(pk=player_id), filters)
     offset, limit = _page(params)
     if kind == ReportKind.HAND_HISTORY:
+        if params.get("hand") not in (None, ""):  # one hand's entry (``/reports/hands/<id>/``)
+            return hands.build_hand_history(filters, hand_id=_whole(params, "hand"), limit=1)
         if not full:
             return hands.build_hand_history(filters, offset=offset, limit=limit)
         first = hands.build_hand_history(filters, offset=0, limit=hands.MAX_LIMIT)
@@ -84,6 +87,33 @@ def _page(params: Mapping[str, Any]) -> tuple[int, int]:
     if errors:
         raise ReportFilterError(errors)
     return values[0], values[1]
+
+
+def _whole(params: Mapping[str, Any], name: str) -> int:
+    try:
+        return int(str(params.get(name)))
+    except ValueError:
+        raise ReportFilterError({name: "must be a whole number"}) from None
+
+
+INLINE_CSV_MAX_ROWS = 5_000
+"""A report page's CSV download is served in the request when its tables hold at most this many rows
+(the page has built the report and its CSV already, for the SHA-256 it prints); a bigger one is
+queued as an export like every PDF."""
+
+PAGE_PARAMS = frozenset({"offset", "limit", "hand"})
+"""Parameters that make an export of a paged report one page of it (or one hand), not its period."""
+
+
+def is_page(kind: str, params: Mapping[str, Any]) -> bool:
+    """Whether ``params`` ask for one page of a paged report (hand history, journal) rather than
+    its whole period."""
+    return kind in (ReportKind.HAND_HISTORY, ReportKind.JOURNAL) and bool(PAGE_PARAMS & set(params))
+
+
+def row_count(report: Any) -> int:
+    """How many rows the report's export holds (every table's)."""
+    return sum(len(section.rows) for section in sections_of(report))
 
 
 def render_file(report: Any, export_format: str) -> tuple[bytes, str, str]:

@@ -88,7 +88,9 @@ def test_collection_exports_one_csv_per_table_in_a_deterministic_zip(a_day: dt.d
     assert "amount_dollars" in header
 
 
-def test_the_page_shows_the_sha256_of_its_export(a_day: dt.date, staff: dict[str, Any]) -> None:
+def test_the_page_shows_the_sha256_of_its_export(
+    a_day: dt.date, staff: dict[str, Any], django_capture_on_commit_callbacks: Any
+) -> None:
     client = Client()
     client.force_login(staff["auditor"])
     params = {"date_from": a_day.isoformat(), "date_to": a_day.isoformat()}
@@ -101,7 +103,11 @@ def test_the_page_shows_the_sha256_of_its_export(a_day: dt.date, staff: dict[str
     assert digest in page
     assert "casino 0.1.0" in page  # the software version
     assert re.search(r"<svg[^>]*>.*Net fees by hour", page, re.S)  # the inline charts
-    printed = client.get(reverse("reports:collection"), {**params, "format": "pdf"})
+    # The PDF is built in the background: the page queues it and sends the browser to its export.
+    with django_capture_on_commit_callbacks(execute=True):
+        queued = client.get(reverse("reports:collection"), {**params, "format": "pdf"})
+    assert queued.status_code == 302
+    printed = client.get(queued["Location"])
     assert printed.content.startswith(b"%PDF-")
     assert printed["Content-Type"] == "application/pdf"
     assert printed["X-Content-SHA256"] == sha256_hex(printed.content)
