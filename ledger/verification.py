@@ -220,14 +220,20 @@ def _in_snapshot(scope: _Range | None) -> LedgerReport:
         return _verify(scope)
 
 
-def _rows_of(scope: _Range, prefix: str = "") -> Q:
-    """The journal rows a range check reads, as a filter (``prefix`` ``transaction__`` for entries)."""
-    rows = Q(**{f"{prefix}pk__gte": scope.first_id, f"{prefix}pk__lte": scope.last_id})
-    late = [
-        Q(**{f"{prefix}chain": chain, f"{prefix}sequence__gt": head[0], f"{prefix}pk__lt": scope.first_id})
-        for chain, head in scope.heads.items()
-    ]
-    return reduce(or_, late, rows)
+def _rows_of(scope: _Range, column: str = "pk") -> Q:
+    """The journal rows a range check reads, as a filter on ``column`` (the transaction id: ``pk``
+    for the journal, ``transaction_id`` for the entries, so that neither query needs a join to
+    filter): the range, and the rows committed late (below the range, past their chain's
+    checkpointed head), looked up first through the chain/sequence index."""
+    rows = Q(**{f"{column}__gte": scope.first_id, f"{column}__lte": scope.last_id})
+    if not scope.heads:
+        return rows
+    late = JournalTransaction.objects.filter(
+        reduce(or_, (Q(chain=chain, sequence__gt=head[0]) for chain, head in scope.heads.items())),
+        pk__lt=scope.first_id,
+    ).values_list("pk", flat=True)
+    late_ids = list(late)
+    return rows | Q(**{f"{column}__in": late_ids}) if late_ids else rows
 
 
 def _predecessor(chain: str, sequence: int) -> str | None:
@@ -251,7 +257,7 @@ def _verify(scope: _Range | None) -> LedgerReport:
     else:
         report.first_id, report.last_id = scope.first_id, scope.last_id
         transactions = transactions.filter(_rows_of(scope))
-        entry_set = entry_set.filter(_rows_of(scope, "transaction__"))
+        entry_set = entry_set.filter(_rows_of(scope, "transaction_id"))
         reversed_ids = set()  # a reversal's original is read when the reversal is met
     kept_entries: dict[int, list[tuple[int, int, int]]] = {}  # for the reversal check
     reversals: list[tuple[int, int]] = []  # (reversal id, reversed id)
