@@ -87,7 +87,7 @@ def problem_total(check: IntegrityCheck) -> int:
 
 
 def _snapshot() -> None:
-    """Start the enclosing (outermost) transaction as one read-only snapshot on PostgreSQL."""
+    """Start the transaction just opened (the outermost) as one read-only snapshot on PostgreSQL."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
@@ -197,8 +197,10 @@ def run_full_check(
     worker (``backoffice.tasks.verify_ledger_full``), never a request: it reads everything."""
     started = timezone.now()
     found = _Found()
+    outermost = not connection.in_atomic_block
     with transaction.atomic():
-        _snapshot()
+        if outermost:
+            _snapshot()
         top_txn, top_hand = _max_id(JournalTransaction), _max_id(Hand)
         t0 = time.perf_counter()
         ledger = verify_ledger()
@@ -243,8 +245,10 @@ def run_nightly_check(
     started = timezone.now()
     day = day or timezone.localdate(started)
     found = _Found()
+    outermost = not connection.in_atomic_block
     with transaction.atomic():
-        _snapshot()
+        if outermost:
+            _snapshot()
         _nightly_ledger(found, day)
         _nightly_hands(found, day)
         documents = stored_documents()

@@ -18,7 +18,7 @@ from ledger.models import CheckSource, IntegrityCheck, JournalTransaction
 from tests.factories import ReportRoom, at_local
 from tests.ledger.forgery import sql, triggers_off
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.tamper]  # the damage is done as the attacker
 
 
 def logged_in(user: Any) -> Client:
