@@ -32,12 +32,13 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from django.db import connection, transaction
+from django.db.models import Q
 
 from casino.core.versions import CHRONOLOGICAL_ORDERING, version_in_force
 from ledger.anchors import compare, stored_documents
 from ledger.hashing import json_digest, posting_digest
 from ledger.models import AccountKind, Entry, JournalTransaction, TransactionKind
-from ledger.verification import LedgerReport, Problem, verify_ledger
+from ledger.verification import LedgerReport, Problem, ProblemList, verify_ledger
 from tables.models import (
     CollectionRate,
     CollectionSchedule,
@@ -164,23 +165,28 @@ class _Rates:
         return self._rates[key]
 
 
-def check_hands(*, batch: int = BATCH) -> tuple[int, list[Problem]]:
+def check_hands(
+    *, batch: int = BATCH, first_id: int = 1, last_id: int | None = None
+) -> tuple[int, list[Problem]]:
     """``(hands checked, problems)``: every hand with recorded fees (dealt by the hand flow) and
-    every settled reading, against the ledger (see the module docstring). Reads ``batch`` hands at a
-    time, so memory stays flat however long the history."""
-    problems: list[Problem] = []
+    every settled reading, against the ledger (see the module docstring); with ``first_id`` and
+    ``last_id``, the hands of those ids only (the nightly check). Reads ``batch`` hands at a time,
+    so memory stays flat however long the history; the problems are a ``ProblemList`` (the first
+    ones kept, all counted)."""
+    problems: list[Problem] = ProblemList()
     checked = 0
     rates = _Rates()
-    last_id = 0
+    after = first_id - 1
+    upto = Q(pk__lte=last_id) if last_id is not None else Q()
     while True:
         hands = list(
-            Hand.objects.filter(pk__gt=last_id)
+            Hand.objects.filter(upto, pk__gt=after)
             .order_by("pk")
             .values("pk", "number", "table_id", "collection_schedule_id", "stakes_id", "created_at")[:batch]
         )
         if not hands:
             return checked, problems
-        last_id = hands[-1]["pk"]
+        after = hands[-1]["pk"]
         ids = [hand["pk"] for hand in hands]
         players: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
         for hand_id, player_id, fee in (

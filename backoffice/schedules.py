@@ -10,7 +10,8 @@ The crontab times are on the card room's clock (``settings.TIME_ZONE``):
 
 * ``ledger.close_ended_shifts`` at 00:15, 08:15 and 16:15: a quarter of an hour after each shift
   ends, close it (and any shift missed before);
-* ``ledger.verify_ledger_nightly`` at 04:30: verify the ledger and the database guards, store it;
+* ``ledger.verify_ledger_nightly`` at 04:30: verify the rows since the last checkpoint and a rotating
+  seventh of history (every row again at least once a week), and the database guards; store it;
 * ``tables.purge_idempotency_keys`` at 05:00: drop the API's replay records older than
   ``settings.IDEMPOTENCY_KEY_RETENTION_HOURS`` (the ledger's own keys are never dropped);
 * ``tables.replay_audit_nightly`` at 04:45: re-decide every settled hand of the day before from its
@@ -57,7 +58,8 @@ SCHEDULES = (
         task="ledger.verify_ledger_nightly",
         minute="30",
         hour="4",
-        description="verify_ledger and the database-guard check, stored as an IntegrityCheck.",
+        description="verify_ledger of the rows since the last checkpoint and a seventh of history, and the "
+        "database-guard check, stored as an IntegrityCheck with its checkpoints.",
     ),
     Schedule(
         name="tables: replay audit of the day before",

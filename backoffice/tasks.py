@@ -2,12 +2,13 @@
 services as the pages (``backoffice.closing``, ``backoffice.exports``) and return ids.
 
 Each is safe to run twice (closing a closed shift returns the first close; a built export is
-returned as it is; an integrity check is just run again) and retries database errors
-(``OperationalError``, ``InterfaceError``) with exponential backoff and jitter, capped at
-``settings.LEDGER_TASK_RETRY_BACKOFF_MAX`` seconds, at most ``settings.LEDGER_TASK_MAX_RETRIES``
-times. Queue them with the ``enqueue_*`` helpers, which send them only once the caller's
-transaction commits (``transaction.on_commit``), so a worker never looks for rows that aren't
-there yet. Without a broker (``CELERY_TASK_ALWAYS_EAGER``) they run in-process at that commit.
+returned as it is; an integrity check is just run again: a nightly one finds nothing new to read)
+and retries database errors (``OperationalError``, ``InterfaceError``) with exponential backoff and
+jitter, capped at ``settings.LEDGER_TASK_RETRY_BACKOFF_MAX`` seconds, at most
+``settings.LEDGER_TASK_MAX_RETRIES`` times. Queue them with the ``enqueue_*`` helpers, which send
+them only once the caller's transaction commits (``transaction.on_commit``), so a worker never
+looks for rows that aren't there yet. Without a broker (``CELERY_TASK_ALWAYS_EAGER``) they run
+in-process at that commit.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from celery import shared_task
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from backoffice import closing, exports
+from backoffice import closing, exports, integrity_checks
 from casino.core.tasks import RETRY_OPTIONS
 from ledger.models import CheckSource, ReportExport
 from ledger.shifts import Shift
@@ -47,10 +48,20 @@ def close_ended_shifts(self: Any) -> list[int]:
 
 @shared_task(name="ledger.verify_ledger_nightly", **RETRY_OPTIONS)
 def verify_ledger_nightly(self: Any, user_id: int | None = None) -> int:
-    """Verify the books (``backoffice.audit.verify_books``) and the database guards, and store the
-    result with the chain heads it saw, signed; returns the check's id."""
-    source = CheckSource.MANUAL if user_id is not None else CheckSource.NIGHTLY
-    return closing.run_integrity_check(source=source, by=_user(user_id)).pk
+    """The nightly check (``integrity_checks.run_nightly_check``): the rows since the last checkpoint and a
+    rotating seventh of history, with the database guards, stored with the chain heads it saw,
+    signed; returns the check's id. (``user_id`` is accepted for jobs queued before the full check
+    had a task of its own: such a job runs the full check.)"""
+    if user_id is not None:
+        return integrity_checks.run_full_check(source=CheckSource.MANUAL, by=_user(user_id)).pk
+    return integrity_checks.run_nightly_check(source=CheckSource.NIGHTLY).pk
+
+
+@shared_task(name="ledger.verify_ledger_full", **RETRY_OPTIONS)
+def verify_ledger_full(self: Any, user_id: int | None = None) -> int:
+    """The full check of every row (``integrity_checks.run_full_check``), asked for from the integrity page;
+    returns the check's id."""
+    return integrity_checks.run_full_check(source=CheckSource.MANUAL, by=_user(user_id)).pk
 
 
 @shared_task(name="ledger.build_export", **RETRY_OPTIONS)
@@ -80,6 +91,6 @@ def enqueue_export(export: ReportExport) -> None:
 
 
 def enqueue_integrity_check(*, by: User | AnonymousUser | None = None) -> None:
-    """Queue a stored integrity check (run by ``by``, or the nightly job) once the transaction commits."""
+    """Queue a full, stored integrity check (asked for by ``by``) once the transaction commits."""
     user_id = by.pk if by is not None and by.is_authenticated else None
-    transaction.on_commit(lambda: verify_ledger_nightly.delay(user_id))
+    transaction.on_commit(lambda: verify_ledger_full.delay(user_id))

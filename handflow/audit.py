@@ -584,10 +584,17 @@ def _chunks(
 
 
 def replay_audit(
-    *, date_from: dt.date, date_to: dt.date, workers: int = 1, chunk_hands: int = CHUNK_HANDS
+    *,
+    date_from: dt.date,
+    date_to: dt.date,
+    workers: int = 1,
+    chunk_hands: int = CHUNK_HANDS,
+    hand_ids: tuple[int, int] | None = None,
 ) -> ReplayOutcome:
     """Re-decide every settled hand started on the business dates ``date_from``..``date_to``
     (inclusive, on the room's clock) and compare (see the module's docstring). Reads only.
+    ``hand_ids`` ``(first, last)`` keeps to the hands of those ids too (the nightly job's rotating
+    part of history).
 
     ``workers`` > 1 splits the hand ids among that many processes (forked; PostgreSQL only, and not
     inside a transaction: each process reads with its own connection). Raises ``ValueError`` for a
@@ -607,6 +614,8 @@ def replay_audit(
         status=HandStatus.SETTLED,
         result__status=ReadingStatus.SETTLED,
     )
+    if hand_ids is not None:
+        settled = settled.filter(pk__gte=hand_ids[0], pk__lte=hand_ids[1])
     bounds = settled.aggregate(first=models.Min("pk"), last=models.Max("pk"))
     game_kinds = dict(Game.objects.values_list("pk", "kind"))
     results: Iterable[_ChunkResult] = []

@@ -51,6 +51,7 @@ from ledger.models import (
     ReportExport,
     ShiftClose,
     VarianceSignOff,
+    VerificationCheckpoint,
 )
 
 if TYPE_CHECKING:
@@ -68,8 +69,10 @@ RECORD_MODELS: tuple[type[models.Model], ...] = (
     IntegrityCheck,
     AuthChange,
     AccessEvent,
+    VerificationCheckpoint,
 )
-"""The report records and the access log: append-only; migration 0004's (0010's for the access log)
+"""The report records, the access log and the verification checkpoints: append-only; migration
+0004's (0010's for the access log, 0011's for the checkpoints)
 ``<table>_append_only`` triggers refuse UPDATE and DELETE of their rows."""
 
 RECORD_TABLES: tuple[str, ...] = tuple(model._meta.db_table for model in RECORD_MODELS)

@@ -2,26 +2,56 @@
 chain keys (``ledger.keys``, which are not in the database).
 
 Used by ``backoffice.audit.verify_books`` (``manage.py verify_ledger``, the integrity report and the
-nightly check), which adds what no hash can check. It reads the whole ledger in a streaming pass, in
-one snapshot.
+full check), which adds what no hash can check. ``verify_ledger()`` reads the whole ledger in a
+streaming pass, in one snapshot; ``verify_ledger_range()`` reads one id range of it (the nightly
+check: the rows since the last checkpoint, and a rotating seventh of history, docs/retention.md),
+linking each chain's first row in the range to the stored hash of the row before it.
+
+Problems are counted, and the first ``MAX_PROBLEMS`` kept: a damaged ledger can't make a report
+(or the worker building it) grow with the damage.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hmac
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from functools import reduce
+from operator import or_
+from typing import Any, Self, SupportsIndex
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.models import Q, Sum
 
 from ledger.hashing import transaction_content, transaction_hash
 from ledger.keys import chain_keys
 from ledger.models import GENESIS_HASH, Account, AccountKind, ChainHead, Entry, JournalTransaction
 
 _CHUNK = 2000
+
+MAX_PROBLEMS = 1000
+"""Problems kept by one verification (``LedgerReport.problem_count`` counts them all)."""
+
+ROTATION_PARTS = 7
+"""The older rows are verified again a seventh a night: every row at least once a week."""
+
+
+def rotation_slice(
+    last_id: int, day: dt.date, *, first_id: int = 1, parts: int = ROTATION_PARTS
+) -> tuple[int, int] | None:
+    """The ``day``'s part (one of ``parts``, by ``day.toordinal()``) of the ids
+    ``first_id..last_id``, as ``(first, last)``; None when there is no row or that part is empty.
+    Over ``parts`` consecutive days the parts cover ``first_id..last_id`` whole."""
+    if last_id < max(first_id, 1):
+        return None
+    size = -(-(last_id - first_id + 1) // parts)
+    first = first_id + (day.toordinal() % parts) * size
+    if first > last_id:
+        return None
+    return first, min(first + size - 1, last_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,24 +66,60 @@ class Problem:
     hand_id: int | None = None
 
 
+class ProblemList(list[Problem]):
+    """A list that keeps the first ``limit`` problems appended (default ``MAX_PROBLEMS``) and counts
+    them all (``total``)."""
+
+    def __init__(self, items: Iterable[Problem] = (), *, limit: int | None = None) -> None:
+        super().__init__()
+        self.limit = MAX_PROBLEMS if limit is None else limit
+        self.total = 0
+        for item in items:
+            self.append(item)
+
+    def append(self, item: Problem, /) -> None:
+        self.total += 1
+        if len(self) < self.limit:
+            super().append(item)
+
+    def extend(self, items: Iterable[Problem], /) -> None:
+        for item in items:
+            self.append(item)
+
+    def __iadd__(self, items: Iterable[Problem], /) -> Self:  # type: ignore[override,misc]
+        self.extend(items)
+        return self
+
+    def insert(self, index: SupportsIndex, item: Problem, /) -> None:  # pragma: no cover - not used
+        raise TypeError("problems are appended in the order found")
+
+
 @dataclass(slots=True)
 class LedgerReport:
-    """What ``verify_ledger`` checked and every problem it found (empty when the ledger is sound)."""
+    """What ``verify_ledger`` checked and the problems it found (empty when the ledger is sound):
+    the first ``MAX_PROBLEMS`` kept, ``problem_count`` all of them. A range check
+    (``verify_ledger_range``) sets ``first_id``/``last_id``."""
 
     chains: int = 0
     transactions: int = 0
     entries: int = 0
     accounts: int = 0
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=ProblemList)
     heads: dict[str, tuple[int, str]] = field(default_factory=dict)
     """The last ``(sequence, hash)`` of each chain as read from its rows (what an anchor signs)."""
+    first_id: int | None = None
+    last_id: int | None = None
+
+    @property
+    def problem_count(self) -> int:
+        return getattr(self.problems, "total", len(self.problems))
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return self.problem_count == 0
 
     def summary(self) -> str:
-        verdict = "OK" if self.ok else f"FAILED: {len(self.problems)} problem(s)"
+        verdict = "OK" if self.ok else f"FAILED: {self.problem_count} problem(s)"
         return (
             f"ledger {verdict}: {self.chains} chain(s), {self.transactions} transaction(s), "
             f"{self.entries} entries, {self.accounts} account(s) checked"
@@ -66,8 +132,21 @@ class LedgerReport:
             "transactions": self.transactions,
             "entries": self.entries,
             "accounts": self.accounts,
+            "problem_count": self.problem_count,
             "problems": [asdict(problem) for problem in self.problems],
         }
+
+
+@dataclass(frozen=True, slots=True)
+class _Range:
+    """What a range check reads: journal rows ``first_id..last_id`` (plus, after a checkpoint, any
+    row of a chain past the checkpoint's head that committed late with a lower id), and the accounts
+    to re-add in full (``accounts``: an id range) or by their cheap rules only (touched ones)."""
+
+    first_id: int
+    last_id: int
+    heads: Mapping[str, Sequence[Any]]
+    accounts: tuple[int, int] | None
 
 
 _TXN_FIELDS = (
@@ -105,21 +184,81 @@ def verify_ledger() -> LedgerReport:
 
     Run outside a transaction it reads one consistent snapshot (REPEATABLE READ on PostgreSQL).
     """
+    return _in_snapshot(None)
+
+
+def verify_ledger_range(
+    *,
+    first_id: int,
+    last_id: int,
+    heads: Mapping[str, Sequence[Any]] | None = None,
+    accounts: tuple[int, int] | None = None,
+) -> LedgerReport:
+    """Check the journal rows with ids ``first_id..last_id`` as ``verify_ledger`` checks all of them
+    (never raises for a bad ledger). Each chain's first row in the range is linked to the stored hash
+    of the row before it in its chain (which an earlier check verified); ``heads`` (a checkpoint's
+    ``chain -> [sequence, hash]``) adds: that row's hash is still the one verified
+    (``checkpoint_mismatch``), rows of a chain past its checkpointed head with a lower id (committed
+    late) are read too, and the chain heads are compared as in the full check.
+
+    Accounts: with ``accounts`` (an id range), those are re-added from all their entries, with
+    the balance rules, and all cached balances must sum to zero; otherwise each hand pot the range
+    touches is re-added and must be at zero, and each player's chips it touches must not be negative
+    (their full re-adding is left to the rotation and the full check). Reversals in the range are
+    compared with what they reverse, wherever that is.
+    """
+    return _in_snapshot(_Range(first_id, last_id, heads or {}, accounts))
+
+
+def _in_snapshot(scope: _Range | None) -> LedgerReport:
     if connection.in_atomic_block:
-        return _verify()
+        return _verify(scope)
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-        return _verify()
+        return _verify(scope)
 
 
-def _verify() -> LedgerReport:
+def _rows_of(scope: _Range, column: str = "pk") -> Q:
+    """The journal rows a range check reads, as a filter on ``column`` (the transaction id: ``pk``
+    for the journal, ``transaction_id`` for the entries, so that neither query needs a join to
+    filter): the range, and the rows committed late (below the range, past their chain's
+    checkpointed head), looked up first through the chain/sequence index."""
+    rows = Q(**{f"{column}__gte": scope.first_id, f"{column}__lte": scope.last_id})
+    if not scope.heads:
+        return rows
+    late = JournalTransaction.objects.filter(
+        reduce(or_, (Q(chain=chain, sequence__gt=head[0]) for chain, head in scope.heads.items())),
+        pk__lt=scope.first_id,
+    ).values_list("pk", flat=True)
+    late_ids = list(late)
+    return rows | Q(**{f"{column}__in": late_ids}) if late_ids else rows
+
+
+def _predecessor(chain: str, sequence: int) -> str | None:
+    """The stored hash of row ``sequence - 1`` of ``chain`` (None: there is none)."""
+    return (
+        JournalTransaction.objects.filter(chain=chain, sequence=sequence - 1)
+        .values_list("hash", flat=True)
+        .first()
+    )
+
+
+def _verify(scope: _Range | None) -> LedgerReport:
     report = LedgerReport()
     problems = report.problems
-    reversed_ids = set(
-        JournalTransaction.objects.filter(reverses__isnull=False).values_list("reverses_id", flat=True)
-    )
+    transactions = JournalTransaction.objects.all()
+    entry_set = Entry.objects.all()
+    if scope is None:
+        reversed_ids = set(
+            JournalTransaction.objects.filter(reverses__isnull=False).values_list("reverses_id", flat=True)
+        )
+    else:
+        report.first_id, report.last_id = scope.first_id, scope.last_id
+        transactions = transactions.filter(_rows_of(scope))
+        entry_set = entry_set.filter(_rows_of(scope, "transaction_id"))
+        reversed_ids = set()  # a reversal's original is read when the reversal is met
     kept_entries: dict[int, list[tuple[int, int, int]]] = {}  # for the reversal check
     reversals: list[tuple[int, int]] = []  # (reversal id, reversed id)
     account_sums: dict[int, int] = defaultdict(int)
@@ -128,15 +267,11 @@ def _verify() -> LedgerReport:
     keyed_chains: set[str] = set()  # chains whose keyed rows have begun (no format 1 row after)
 
     entry_rows = _Peekable(
-        Entry.objects.order_by("transaction__chain", "transaction__sequence", "line")
+        entry_set.order_by("transaction__chain", "transaction__sequence", "line")
         .values_list("transaction_id", "line", "account_id", "amount")
         .iterator(chunk_size=_CHUNK)
     )
-    txn_rows = (
-        JournalTransaction.objects.order_by("chain", "sequence")
-        .values(*_TXN_FIELDS)
-        .iterator(chunk_size=_CHUNK)
-    )
+    txn_rows = transactions.order_by("chain", "sequence").values(*_TXN_FIELDS).iterator(chunk_size=_CHUNK)
 
     previous: tuple[str, int, str] | None = None  # (chain, sequence, hash) of the row before
     for txn in txn_rows:
@@ -156,9 +291,13 @@ def _verify() -> LedgerReport:
             account_sums[account_id] += amount
 
         # The chain: order and links.
+        expected_prev: str | None
         if previous is None or previous[0] != chain:
             report.chains += 1
             expected_sequence, expected_prev = 1, GENESIS_HASH
+            if scope is not None and txn["sequence"] > 1:
+                expected_sequence = txn["sequence"]
+                expected_prev = _link_to_verified(txn, scope, where, problems)
         else:
             expected_sequence, expected_prev = previous[1] + 1, previous[2]
         if txn["sequence"] != expected_sequence:
@@ -171,7 +310,7 @@ def _verify() -> LedgerReport:
                     chain,
                 )
             )
-        if txn["prev_hash"] != expected_prev:
+        if expected_prev is not None and txn["prev_hash"] != expected_prev:
             problems.append(
                 Problem(
                     "chain_broken",
@@ -202,6 +341,12 @@ def _verify() -> LedgerReport:
             reversals.append((txn_id, txn["reverses_id"]))
 
     for reversal_id, original_id in reversals:
+        if original_id not in kept_entries:  # a range check: the original is outside the range
+            kept_entries[original_id] = list(
+                Entry.objects.filter(transaction_id=original_id)
+                .order_by("line")
+                .values_list("line", "account_id", "amount")
+            )
         original = [
             (line, account_id, -amount) for line, account_id, amount in kept_entries.get(original_id, [])
         ]
@@ -214,7 +359,49 @@ def _verify() -> LedgerReport:
                 )
             )
 
-    # Chain heads point at the last transaction of their chain.
+    if scope is not None:
+        _check_range_accounts(scope, report, account_sums)
+        if scope.heads:  # the rows since a checkpoint: every chain's last row is known
+            for chain, head in scope.heads.items():
+                last_of_chain.setdefault(chain, (int(head[0]), str(head[1])))
+            _check_heads(report)
+        return report
+    _check_heads(report)
+    _check_all_accounts(report, account_sums)
+    return report
+
+
+def _link_to_verified(txn: dict[str, Any], scope: _Range, where: str, problems: list[Problem]) -> str | None:
+    """The hash a range's first row of a chain must carry as ``prev_hash``: the stored hash of the
+    row before it (verified by an earlier check), and that one still the checkpoint's, if the
+    checkpoint ended there. None (and a ``chain_gap``) when that row is missing."""
+    chain, sequence = txn["chain"], txn["sequence"]
+    before = _predecessor(chain, sequence)
+    if before is None:
+        problems.append(
+            Problem(
+                "chain_gap", f"{where}: no row #{sequence - 1} before it in its chain", txn["id"], None, chain
+            )
+        )
+        return None
+    head = scope.heads.get(chain)
+    if head is not None and int(head[0]) == sequence - 1 and head[1] != before:
+        problems.append(
+            Problem(
+                "checkpoint_mismatch",
+                f"{where}: the row before it (#{sequence - 1}) no longer has the hash verified at the last "
+                "checkpoint",
+                txn["id"],
+                None,
+                chain,
+            )
+        )
+    return before
+
+
+def _check_heads(report: LedgerReport) -> None:
+    """Each chain head points at the last transaction of its chain (``report.heads``)."""
+    problems, last_of_chain = report.problems, report.heads
     heads = {head.chain: head for head in ChainHead.objects.all()}
     for chain in sorted(set(heads) | set(last_of_chain)):
         sequence, last_hash = last_of_chain.get(chain, (0, GENESIS_HASH))
@@ -233,40 +420,92 @@ def _verify() -> LedgerReport:
                 )
             )
 
-    # Cached balances, and the balance rules.
+
+def _check_all_accounts(report: LedgerReport, account_sums: Mapping[int, int]) -> None:
+    """Cached balances against the entries read, and the balance rules, for every account."""
     grand_total = 0
     for account_id, kind, balance in (
         Account.objects.order_by("pk").values_list("id", "kind", "balance").iterator(chunk_size=_CHUNK)
     ):
-        report.accounts += 1
-        computed = account_sums.get(account_id, 0)
         grand_total += balance
-        if computed != balance:
-            problems.append(
-                Problem(
-                    "balance_mismatch",
-                    f"account {account_id} ({kind}): cached balance {balance}, entries sum to {computed}",
-                    None,
-                    account_id,
-                )
-            )
-        if kind == AccountKind.PLAYER_CHIPS and computed < 0:
-            problems.append(
-                Problem(
-                    "negative_chips", f"account {account_id}: player chips at {computed}", None, account_id
-                )
-            )
-        if kind == AccountKind.HAND_POT and computed != 0:
-            problems.append(
-                Problem(
-                    "pot_not_cleared", f"account {account_id}: hand pot holds {computed}", None, account_id
-                )
-            )
+        _check_account(report, account_id, kind, balance, account_sums.get(account_id, 0))
     if grand_total != 0:
-        problems.append(
+        report.problems.append(
             Problem("ledger_not_zero", f"cached balances of all accounts sum to {grand_total}, not zero")
         )
-    return report
+
+
+def _check_range_accounts(scope: _Range, report: LedgerReport, touched: Mapping[int, int]) -> None:
+    """A range check's accounts (see ``verify_ledger_range``)."""
+    if scope.accounts is not None:
+        low, high = scope.accounts
+        sums = dict(
+            Entry.objects.filter(account_id__gte=low, account_id__lte=high)
+            .values_list("account_id")
+            .annotate(total=Sum("amount"))
+            .values_list("account_id", "total")
+        )
+        for account_id, kind, balance in (
+            Account.objects.filter(pk__gte=low, pk__lte=high)
+            .order_by("pk")
+            .values_list("id", "kind", "balance")
+            .iterator(chunk_size=_CHUNK)
+        ):
+            _check_account(report, account_id, kind, balance, sums.get(account_id, 0))
+        grand_total = Account.objects.aggregate(total=Sum("balance"))["total"] or 0
+        if grand_total != 0:
+            report.problems.append(
+                Problem("ledger_not_zero", f"cached balances of all accounts sum to {grand_total}, not zero")
+            )
+        return
+    ids = sorted(touched)
+    for start in range(0, len(ids), _CHUNK):
+        chunk = ids[start : start + _CHUNK]
+        rows = list(Account.objects.filter(pk__in=chunk).values_list("id", "kind", "balance"))
+        pots = [account_id for account_id, kind, _ in rows if kind == AccountKind.HAND_POT]
+        sums = dict(
+            Entry.objects.filter(account_id__in=pots)
+            .values_list("account_id")
+            .annotate(total=Sum("amount"))
+            .values_list("account_id", "total")
+        )
+        for account_id, kind, balance in rows:
+            if kind == AccountKind.HAND_POT:
+                _check_account(report, account_id, kind, balance, sums.get(account_id, 0))
+            else:
+                report.accounts += 1
+                if kind == AccountKind.PLAYER_CHIPS and balance < 0:
+                    report.problems.append(
+                        Problem(
+                            "negative_chips",
+                            f"account {account_id}: player chips at {balance}",
+                            None,
+                            account_id,
+                        )
+                    )
+
+
+def _check_account(report: LedgerReport, account_id: int, kind: str, balance: int, computed: int) -> None:
+    """One account's cached balance against its entries' sum, and the balance rules."""
+    problems = report.problems
+    report.accounts += 1
+    if computed != balance:
+        problems.append(
+            Problem(
+                "balance_mismatch",
+                f"account {account_id} ({kind}): cached balance {balance}, entries sum to {computed}",
+                None,
+                account_id,
+            )
+        )
+    if kind == AccountKind.PLAYER_CHIPS and computed < 0:
+        problems.append(
+            Problem("negative_chips", f"account {account_id}: player chips at {computed}", None, account_id)
+        )
+    if kind == AccountKind.HAND_POT and computed != 0:
+        problems.append(
+            Problem("pot_not_cleared", f"account {account_id}: hand pot holds {computed}", None, account_id)
+        )
 
 
 def _check_hash(

@@ -32,7 +32,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
 from django.views import View
 
-from backoffice import charts, exports, tasks
+from backoffice import charts, exports, integrity_checks, tasks
 from backoffice.closing import close_shift, frozen_matches_live
 from backoffice.drop_counts import correct_drop_count, record_drop_count, sign_off_variance
 from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, limits, statement
@@ -46,6 +46,7 @@ from backoffice.reports.common import (
 from backoffice.waivers import waive_fee
 from ledger.errors import RecordError
 from ledger.models import (
+    CheckSource,
     DropCount,
     ExportStatus,
     IntegrityCheck,
@@ -344,17 +345,50 @@ class PlayerSearchView(ReportPermission, View):
         return render(request, "reports/players.html", {"q": text, "players": found})
 
 
-class IntegrityView(ReportPage):
-    kind = ReportKind.INTEGRITY
-    template_name = "reports/integrity.html"
+class IntegrityView(ReportPermission, View):
+    """The integrity page shows the stored checks (the latest, its first problems and their count, what
+    each part verified and when) and never verifies inside the request: "Run the full check now"
+    queues it for the worker (``tasks.enqueue_integrity_check``) and the page polls (htmx,
+    ``?status=1&after=<id>``) until its result is stored."""
 
-    def build(self, filters: ReportFilters, request: HttpRequest) -> Any:
-        return integrity.build_integrity_report()
-
-    def extra_context(self, report: Any) -> dict[str, Any]:
-        # The latest replay audit (``reports/_replay_check.html``): a failed one names its hands.
+    def get(self, request: HttpRequest) -> HttpResponse:
+        after = _int(request, "after", -1)
+        if request.GET.get("status"):
+            return render(request, "reports/_integrity_full.html", _full_check_context(after))
+        check = latest_check(IntegrityScope.LEDGER)
         replay = latest_check(IntegrityScope.REPLAY)
-        return {"replay_check": replay, "replay_hands": replay_hands(replay)}
+        context = {
+            "check": check,
+            "problems": check.problems[: integrity.SHOWN_PROBLEMS] if check else [],
+            "problem_total": integrity_checks.problem_total(check) if check else 0,
+            "checkpoints": integrity_checks.checkpoint_lines(),
+            "replay_check": replay,
+            "replay_hands": replay_hands(replay),
+            "kind": ReportKind.INTEGRITY,
+            **(_full_check_context(after) if after >= 0 else {}),
+        }
+        return render(request, "reports/integrity.html", context)
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        last = latest_check(IntegrityScope.LEDGER)
+        with transaction.atomic():
+            tasks.enqueue_integrity_check(by=request.user)
+        return redirect(reverse("reports:integrity") + "?" + urlencode({"after": last.pk if last else 0}))
+
+
+def _full_check_context(after: int) -> dict[str, Any]:
+    """The full check asked for after stored check ``after``: done (``full_check``) or still running."""
+    done = (
+        IntegrityCheck.objects.filter(scope=IntegrityScope.LEDGER, source=CheckSource.MANUAL, pk__gt=after)
+        .order_by("pk")
+        .first()
+    )
+    return {
+        "waiting": True,
+        "waiting_after": after,
+        "full_check": done,
+        "full_total": integrity_checks.problem_total(done) if done else 0,
+    }
 
 
 class DropVarianceView(ReportPage):

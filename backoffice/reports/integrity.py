@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import DatabaseError, connection, transaction
 from django.db.backends.utils import CursorWrapper
@@ -25,9 +25,18 @@ from backoffice.audit import BooksReport, verify_books
 from backoffice.reports.common import ReportMeta, make_meta
 from ledger import anchors
 from ledger.db_privileges import RECORD_TABLES
-from ledger.models import IntegrityCheck, IntegrityScope
+from ledger.models import (
+    IntegrityCheck,
+    IntegrityScope,
+)
+
+if TYPE_CHECKING:
+    pass
 
 TITLE = "Ledger integrity report"
+
+SHOWN_PROBLEMS = 100
+"""Problems a page shows (with the count of all of them)."""
 
 # (table, trigger) pairs each database must have, from migrations 0002 and 0004.
 _RECORDS = list(RECORD_TABLES)  # the append-only records (ledger/db_privileges.py)
@@ -395,16 +404,22 @@ def sign_heads(books: BooksReport, *, context: str, at: dt.datetime) -> dict[str
 
 def build_integrity_report() -> IntegrityReport:
     """Verify the books and the database's guards now, and sign the chain heads seen (read-only;
-    see the module docstring)."""
+    see the module docstring). Reads every row: for exports and the worker, not a page (the page
+    shows the stored checks). ``ledger["problems"]`` holds the first ``SHOWN_PROBLEMS``,
+    ``ledger["problem_count"]`` counts them all."""
     meta = make_meta("integrity", TITLE, None)
     books = verify_books()
     guards = check_database_guards()
+    ledger = books.as_dict()
+    # Counted, and the first ones shown: a damaged ledger makes a bounded report.
+    ledger["problem_count"] = books.ledger.problem_count + len(books.problems) - len(books.ledger.problems)
+    ledger["problems"] = ledger["problems"][:SHOWN_PROBLEMS]
     last = IntegrityCheck.objects.filter(scope=IntegrityScope.LEDGER).order_by("-started_at", "-pk").first()
     return IntegrityReport(
         meta=meta,
         ok=books.ok and guards.ok,
         checks=summarize(books, guards),
-        ledger=books.as_dict(),
+        ledger=ledger,
         guards=guards,
         last_stored_check=LastCheck(
             check_id=last.pk, started_at=last.started_at, ok=last.ok, problems=len(last.problems)

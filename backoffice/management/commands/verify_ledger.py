@@ -5,8 +5,10 @@ transaction and account, compares every stored signed anchor, and any published 
 ``--anchors`` (a shift close's sealed zip or, from before the zip, its CSV; a report's CSV export;
 anchor JSON), with the ledger now, and checks each settled hand against its settlement and each
 hand's fees against its schedule.
-Prints a summary (and every problem found, naming the transaction, account or hand) and exits
-non-zero when anything fails.
+Prints a summary (and the problems found, naming the transaction, account or hand: the ledger's
+first ``ledger.verification.MAX_PROBLEMS``, and how many more) and exits non-zero when anything
+fails. This is the full check; the nightly job checks the new rows and a rotating seventh of the
+older ones (``backoffice.integrity_checks``).
 """
 
 from __future__ import annotations
@@ -67,6 +69,9 @@ class Command(BaseCommand):
         else:
             for problem in report.problems:
                 self.stderr.write(f"[{problem.code}] {problem.message}")
+            if (unlisted := report.ledger.problem_count - len(report.ledger.problems)) > 0:
+                self.stderr.write(f"... and {unlisted} more ledger problem(s) of the same run, not listed")
             self.stdout.write(report.summary())
         if not report.ok:
-            raise CommandError(f"ledger verification failed: {len(report.problems)} problem(s)")
+            total = len(report.problems) + report.ledger.problem_count - len(report.ledger.problems)
+            raise CommandError(f"ledger verification failed: {total} problem(s)")
