@@ -52,7 +52,7 @@ def backwards(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("ledger", "0010_access_log")]
+    dependencies = [("ledger", "0011_report_export_expired")]
 
     operations = [
         migrations.CreateModel(
