@@ -29,7 +29,7 @@ name to call from outside the floor:
   created, revised, renamed, and their snapshots;
 * ``schedule_preview``: what a revision would change, before it is saved (``preview_revision``,
   ``rate_changes``, ``RevisionPreview``);
-* ``dealers``: clock in and out, who is on duty, who may run a table's hands.
+* ``dealers``: clock in (``ClockedIn``) and out, who is on duty, who may run a table's hands.
 
 The modules import one another only downwards (``common`` and ``locks`` at the bottom; ``seating``
 uses ``hands``' kill state; ``schedule_preview`` uses ``schedules``' checks): no cycle.
@@ -38,7 +38,14 @@ uses ``hands``' kill state; ``schedule_preview`` uses ``schedules``' checks): no
 from __future__ import annotations
 
 from tables.services.common import User, acting_user
-from tables.services.dealers import check_runs_hands, clock_in, clock_out, dealer_on_duty, may_run_any_table
+from tables.services.dealers import (
+    ClockedIn,
+    check_runs_hands,
+    clock_in,
+    clock_out,
+    dealer_on_duty,
+    may_run_any_table,
+)
 from tables.services.hands import (
     check_misdeal_reason,
     game_for_hand,
@@ -77,6 +84,7 @@ __all__ = [
     "NO_RATE",
     "RATE_FIELDS",
     "STAKES_FIELDS",
+    "ClockedIn",
     "FeeChange",
     "RevisionPreview",
     "TableFeeChanges",
