@@ -13,15 +13,9 @@ from celery import shared_task
 from django.utils import timezone
 
 from casino.core.tasks import RETRY_OPTIONS
-from handflow import audit, replays
+from handflow import audit
 from ledger.models import CheckSource
 from ledger.shifts import room_zone
-
-
-@shared_task(name="tables.purge_idempotency_keys", **RETRY_OPTIONS)
-def purge_idempotency_keys(self: Any) -> int:
-    """Purge the API's expired replay records (the daily job); returns how many were deleted."""
-    return replays.purge_expired()
 
 
 @shared_task(name="tables.replay_audit_nightly", **RETRY_OPTIONS)

@@ -10,7 +10,7 @@
   seat, move and unseat players), chips (``tables.sell_chips``, ``tables.cash_out_chips``),
   players (add/change/delete), stakes, tables and collection schedules (add/change), and the
   configuration history.
-* **Auditor**: every ``view_*`` permission of the tables and ledger apps; changes nothing.
+* **Auditor**: every ``view_*`` permission of the tables, ledger and web apps; changes nothing.
 
 Admins are superusers. :func:`sync_roles` makes the four groups hold exactly these
 permissions; it runs after every ``migrate`` (see ``TablesConfig.ready``) and from
@@ -78,7 +78,9 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
     ],
 }
 
-AUDITOR_APPS = ("tables", "ledger")  # the auditor may view every model of these apps
+# The auditor may view every model of these apps (the web's: the API's replay records, the floor's
+# model until they moved).
+AUDITOR_APPS = ("tables", "ledger", "web")
 
 
 def _permissions(names: list[str]) -> list[Permission]:

@@ -25,8 +25,7 @@ they were one module); import the models from here, ``from tables.models import 
   :class:`HandStatus`, are in :mod:`tables.choices` with the floor's other choices);
 * ``history``: :class:`ConfigAction`, :class:`ConfigChange`;
 * ``money``: :class:`ChipMovementKind`, :class:`ChipMovement`, :class:`ReadingStatus`,
-  :class:`HandResult`;
-* ``idempotency``: :class:`IdempotentRequest`.
+  :class:`HandResult`.
 
 The floor's choices and limits (:mod:`tables.choices`) are re-exported here as well.
 """
@@ -53,7 +52,6 @@ from tables.models.dealers import DealerShift
 from tables.models.games import Game
 from tables.models.hands import HAND_TRANSITIONS, Hand, HandPlayer
 from tables.models.history import AppendOnlyQuerySet, ConfigAction, ConfigChange
-from tables.models.idempotency import IdempotentRequest
 from tables.models.money import ChipMovement, ChipMovementKind, HandResult, ReadingStatus
 from tables.models.players import Player, Seating, SeatingQuerySet
 from tables.models.schedules import CollectionRate, CollectionSchedule, CollectionScheduleVersion
@@ -83,7 +81,6 @@ __all__ = [
     "HandPlayer",
     "HandResult",
     "HandStatus",
-    "IdempotentRequest",
     "KillType",
     "MisdealReason",
     "NaturalKeyManager",
