@@ -39,9 +39,8 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino.core.db import service_atomic
+from casino.core.db import insert_unless_conflict, service_atomic
 from handflow.services import digest_of
-from ledger.services import insert_unless_conflict
 from tables.errors import IdempotencyKeyMissing, IdempotencyKeyReused
 from web.models import IdempotentRequest
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 from ledger.services.accounts import (
     cage_account,
     house_account,
-    insert_unless_conflict,
     player_account,
     pot_account,
 )
@@ -48,7 +47,6 @@ __all__ = [
     "cash_out",
     "collect_fees",
     "house_account",
-    "insert_unless_conflict",
     "player_account",
     "post",
     "post_payments",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
-from casino.core.db import service_atomic
+from casino.core.db import insert_unless_conflict, service_atomic
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientChips, InvalidPosting, LedgerError
 from ledger.hashing import transaction_content, transaction_hash
 from ledger.keys import chain_keys
@@ -26,7 +26,7 @@ from ledger.models import (
     TransactionKind,
     chain_for_table,
 )
-from ledger.services.accounts import _hand_table_id, insert_unless_conflict
+from ledger.services.accounts import _hand_table_id
 from ledger.services.locks import _identity, _lock_chain_head, _lock_for_posting
 from ledger.services.validation import (
     EntryLine,
