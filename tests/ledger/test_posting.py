@@ -6,12 +6,15 @@ import datetime as dt
 from collections.abc import Iterator
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from ledger import selectors, services
 from ledger.errors import InsufficientChips, InvalidPosting
 from ledger.hashing import transaction_content, transaction_hash
 from ledger.keys import chain_keys
 from ledger.models import GENESIS_HASH, Account, AccountKind, ChainHead, Entry, JournalTransaction
+from ledger.services import locks as ledger_locks
 from ledger.shifts import Shift, ShiftCode
 from tables.models import Hand, Player, Table
 
@@ -332,6 +335,26 @@ def test_payments_are_posted_in_order_as_one_transaction(
         (funded["bob"].pk, 300),
     ]
     assert selectors.table_chips(table=table) == {alice.pk: 600, bob.pk: 1_300, carol.pk: 100}
+
+
+@pytest.mark.postgres
+def test_a_postings_floor_rows_are_locked_table_first_in_as_few_round_trips_as_the_driver_allows(
+    funded: dict[str, Account], table: Table, hand: Hand, alice: Player, bob: Player, cashier
+) -> None:
+    """The table, the hand and the players, each FOR KEY SHARE by the kernel's statement, in that
+    order: one execute() where psycopg binds client side (DATABASE_PREPARED_STATEMENTS=0), one each
+    with server-side binding (the default, which can't carry several statements)."""
+    with CaptureQueriesContext(connection) as queries:
+        services.post_payments(
+            table=table, hand=hand, payments=[(alice, bob, 100)], user=cashier, idempotency_key="one-trip"
+        )
+    locking = [query["sql"] for query in queries.captured_queries if "FOR KEY SHARE" in query["sql"]]
+    assert len(locking) == (1 if ledger_locks._client_side_binding() else 3)
+    sent = "\n".join(locking)
+    assert sent.count("FOR KEY SHARE") == 3
+    quote = connection.ops.quote_name
+    order = [sent.index(f"FROM {quote(model._meta.db_table)}") for model in (Table, Hand, Player)]
+    assert order == sorted(order)
 
 
 def test_payments_out_of_order_are_refused_whole(
