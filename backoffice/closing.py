@@ -2,8 +2,8 @@
 
 * ``close_shift``: freeze a shift's collection report (all tables) with its checksums and the
   ledger's chain heads, signed (``ledger.anchors``), as a ``ShiftClose`` whose sealed record is the
-  report's CSV export (a zip of one CSV per table, the anchor two of them); closing a shift twice
-  returns the first close (``was_replayed``).
+  report's CSV export (a zip of one CSV per table, the anchor two of them), returned as
+  :class:`Closed`; closing a shift twice returns the first close (``replayed``).
 * ``close_ended_shifts``: close every shift that has ended and isn't closed yet, from the last
   close (or the first hand) on; the periodic job.
 * ``run_integrity_check``: ``backoffice.audit.verify_books()`` plus the database-guard check,
@@ -65,20 +65,28 @@ def _snapshot_report(
     return report, data, last, anchor
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class Closed:
+    """What :func:`close_shift` returns: the shift's ``close``, and whether an earlier call had made
+    it (``replayed``: this call stored nothing), so an API can answer 200 instead of 201."""
+
+    close: ShiftClose
+    replayed: bool
+
+
 def close_shift(
     *, shift: Shift, by: User | AnonymousUser | None = None, now: dt.datetime | None = None
-) -> ShiftClose:
+) -> Closed:
     """Close ``shift``: freeze its collection report (``report``, ``report_sha256`` over its data)
     and seal its CSV export, a zip of one CSV per table (``export_zip``, ``export_sha256`` the
     sha256 of its bytes), with the ledger's chain heads at the close, signed (``anchors``, also the
     zip's last two files). Idempotent: if the shift is closed already, the first close is returned
-    with ``was_replayed=True`` (also under a race: the unique constraint decides). Raises
+    with ``replayed=True`` (also under a race: the unique constraint decides). Raises
     ``RecordConflict`` (``shift_not_ended``) for a shift still running or to come. The anchor is
     published (``ledger.anchors.publish``) once the close is committed."""
     existing = ShiftClose.objects.filter(shift_date=shift.business_date, shift_code=shift.code.value).first()
     if existing is not None:
-        existing.was_replayed = True
-        return existing
+        return Closed(existing, replayed=True)
     _, end = shift.bounds()
     if end > (now or timezone.now()):
         raise RecordConflict(f"shift {shift} has not ended yet", code="shift_not_ended")
@@ -103,10 +111,9 @@ def close_shift(
             )
     except IntegrityError:
         first = ShiftClose.objects.get(shift_date=shift.business_date, shift_code=shift.code.value)
-        first.was_replayed = True
-        return first
+        return Closed(first, replayed=True)
     transaction.on_commit(lambda: anchors.publish(anchor))
-    return close
+    return Closed(close, replayed=False)
 
 
 def ended_unclosed_shifts(*, now: dt.datetime | None = None, limit: int = MAX_CLOSES_PER_RUN) -> list[Shift]:
@@ -138,7 +145,7 @@ def close_ended_shifts(
     *, now: dt.datetime | None = None, limit: int = MAX_CLOSES_PER_RUN
 ) -> list[ShiftClose]:
     """Close every ended, unclosed shift (``ended_unclosed_shifts``); returns the closes made or found."""
-    return [close_shift(shift=shift, now=now) for shift in ended_unclosed_shifts(now=now, limit=limit)]
+    return [close_shift(shift=shift, now=now).close for shift in ended_unclosed_shifts(now=now, limit=limit)]
 
 
 def run_integrity_check(

@@ -37,7 +37,7 @@ def _user(user_id: int | None) -> User | None:
 @shared_task(name="ledger.close_shift", **RETRY_OPTIONS)
 def close_shift(self: Any, shift_key: str, user_id: int | None = None) -> int:
     """Close the shift ``shift_key`` (``YYYY-MM-DD/code``); returns the ShiftClose id."""
-    return closing.close_shift(shift=Shift.parse(shift_key), by=_user(user_id)).pk
+    return closing.close_shift(shift=Shift.parse(shift_key), by=_user(user_id)).close.pk
 
 
 @shared_task(name="ledger.close_ended_shifts", **RETRY_OPTIONS)

@@ -9,9 +9,16 @@ it in, as before. Like axes's, it needs the request: ``authenticate()`` without 
 
 Every API request checks its action's permissions (``web.permissions.ActionPermission``), and
 ModelBackend reads a user's own permissions and their groups' permissions in two queries. Here
-both come from one statement (the same rows, the same ``app_label.codename`` strings, the same
-per-request cache on the user object, superusers and inactive users treated the same), which
-saves a round trip and most of the ORM's work on every request of a dealer terminal.
+both come from one statement (the same rows, the same ``app_label.codename`` strings, superusers
+and inactive users treated the same), which saves a round trip and most of the ORM's work on every
+request of a dealer terminal.
+
+The answer is kept as ModelBackend keeps its own, on the user object (:data:`PERMISSIONS_ATTRIBUTE`):
+it lives as long as that object, in practice the request's ``request.user``, and a user fetched
+again reads their permissions afresh, which is what Django documents after a permission changes.
+It is an attribute of ours, not ModelBackend's private ``_perm_cache``: what Django keeps there,
+and when it fills it (its async ``aget_all_permissions`` does, with its two queries), is Django's
+to change. Nothing here reads or writes that attribute.
 """
 
 from __future__ import annotations
@@ -26,6 +33,9 @@ from django.contrib.auth.models import Group, Permission, User
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.http import HttpRequest
+
+PERMISSIONS_ATTRIBUTE = "casino_permissions"
+"""The attribute of the user object that holds its ``app_label.codename`` set once read."""
 
 
 class OneQueryModelBackend(AxesStandaloneBackend, ModelBackend):
@@ -42,17 +52,20 @@ class OneQueryModelBackend(AxesStandaloneBackend, ModelBackend):
         return ModelBackend.authenticate(self, request, username=username, password=password, **kwargs)
 
     def get_all_permissions(self, user_obj: Any, obj: Any = None) -> set[str]:
+        """ModelBackend's answer (``has_perm`` and ``has_module_perms`` ask this), read in one query
+        the first time and then from the user object (:data:`PERMISSIONS_ATTRIBUTE`)."""
         if not user_obj.is_active or user_obj.is_anonymous or obj is not None:
             return set()
-        if not hasattr(user_obj, "_perm_cache"):
+        perms: set[str] | None = getattr(user_obj, PERMISSIONS_ATTRIBUTE, None)
+        if perms is None:
             if user_obj.is_superuser:
                 rows = Permission.objects.values_list("content_type__app_label", "codename").order_by()
             else:
                 with connection.cursor() as cursor:
                     cursor.execute(_permissions_sql(), [user_obj.pk, user_obj.pk])
                     rows = cursor.fetchall()
-            user_obj._perm_cache = {f"{app_label}.{codename}" for app_label, codename in rows}
-        perms: set[str] = user_obj._perm_cache
+            perms = {f"{app_label}.{codename}" for app_label, codename in rows}
+            setattr(user_obj, PERMISSIONS_ATTRIBUTE, perms)
         return perms
 
 

@@ -13,8 +13,7 @@ One concept per module:
 * :mod:`handflow.sweeps`: Chinese poker's clean sweeps declared before the showdown;
 * :mod:`handflow.settlement`: the reading's ledger lines, posted on confirmation;
 * :mod:`handflow.misdeal`: the misdeal, which returns the fees;
-* :mod:`handflow.audit`, :mod:`handflow.replays`, :mod:`handflow.tasks`: the replay audit, the
-  expiry of the API's replay records, their Celery jobs.
+* :mod:`handflow.audit`, :mod:`handflow.tasks`: the replay audit and its Celery job.
 
 The services (HackSoft style, as :mod:`tables.services`) take keyword-only arguments, ``by`` being
 the user acting (None for the system); each runs in ONE transaction that takes its locks in the one

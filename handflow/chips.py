@@ -19,7 +19,6 @@ from casino.core.db import service
 from handflow import locks
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
-from ledger.models import JournalTransaction
 from tables import services as floor
 from tables.chip_rules import ChipRules, chip_rules
 from tables.errors import (
@@ -96,7 +95,7 @@ class _Posting(Protocol):
         user: AbstractBaseUser | None,
         idempotency_key: str,
         memo: str = ...,
-    ) -> JournalTransaction: ...
+    ) -> ledger.Posted: ...
 
 
 _LEDGER_POSTING: dict[str, _Posting] = {
@@ -121,7 +120,7 @@ def _post_movement(
     """Post a buy-in, rebuy or cash-out to the ledger and record its :class:`ChipMovement`, in the
     caller's transaction (the checks are the caller's)."""
     user = floor.acting_user(by)
-    txn = _LEDGER_POSTING[kind](
+    posted = _LEDGER_POSTING[kind](
         table=table, player=player, amount=amount, user=user, idempotency_key=idempotency_key, memo=memo
     )
     return ChipMovement.objects.create(
@@ -131,7 +130,7 @@ def _post_movement(
         kind=kind,
         amount_cents=amount,
         is_short=is_short,
-        transaction=txn,
+        transaction=posted.transaction,
         created_by=user,
     )
 

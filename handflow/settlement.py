@@ -15,7 +15,6 @@ from handflow import locks
 from handflow.keys import settle_key
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
-from ledger.models import JournalTransaction
 from tables import services as floor
 from tables.errors import FloorConflict, HandAlreadySettled, HandVoided, NoReading, ReadingChanged
 from tables.models import (
@@ -164,9 +163,9 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
     postings = reading.postings
     memo = f"Table {table.number} hand {hand.number}: settlement of reading r{reading.revision}"
     user = floor.acting_user(by)
-    txn: JournalTransaction | None
+    posted: ledger.Posted | None
     if postings["kind"] == "pot":
-        txn = ledger.award_pot(
+        posted = ledger.award_pot(
             table=table,
             hand=hand,
             put_ins=[(players[line["player"]], line["amount"]) for line in postings["put_ins"]],
@@ -180,7 +179,7 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
             input_digest=reading.digest,
         )
     else:
-        txn = ledger.post_payments(
+        posted = ledger.post_payments(
             table=table,
             hand=hand,
             payments=[
@@ -193,6 +192,7 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
             input_digest=reading.digest,
         )
     reading.status = ReadingStatus.SETTLED
+    txn = None if posted is None else posted.transaction
     reading.confirmed_at, reading.confirmed_by, reading.settlement = timezone.now(), user, txn
     winner = None
     if hand.game.kind == GameKind.POT:

@@ -14,17 +14,11 @@ from django.db.models import Max, Min
 from django.utils import timezone
 
 from casino.core.tasks import RETRY_OPTIONS
-from handflow import audit, replays
+from handflow import audit
 from ledger.models import CheckpointKind, CheckpointPart, CheckSource, VerificationCheckpoint
 from ledger.shifts import local_midnight, room_zone
 from ledger.verification import rotation_slice
 from tables.models import Hand
-
-
-@shared_task(name="tables.purge_idempotency_keys", **RETRY_OPTIONS)
-def purge_idempotency_keys(self: Any) -> int:
-    """Purge the API's expired replay records (the daily job); returns how many were deleted."""
-    return replays.purge_expired()
 
 
 @shared_task(name="tables.replay_audit_nightly", **RETRY_OPTIONS)

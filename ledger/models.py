@@ -213,10 +213,6 @@ class JournalTransaction(models.Model):
         help_text="Id of the secret key the hash is an HMAC with (empty: a plain sha256 row of format 1).",
     )
 
-    # Not a column: set to True on the instance a service returns when the posting had already been
-    # made under the same idempotency key (a retry), so an API can answer 200 instead of 201.
-    was_replayed: bool = False
-
     class Meta:
         ordering = ["pk"]
         constraints = [
@@ -461,9 +457,6 @@ class ShiftClose(AppendOnlyModel):
     anchors = models.JSONField(
         default=dict, blank=True, help_text="Signed chain heads at the close (ledger.anchors)."
     )
-
-    # Not a column: True on the row close_shift returns when the shift had already been closed.
-    was_replayed: bool = False
 
     class Meta:
         ordering = ["-shift_date", "-shift_code", "-pk"]

@@ -15,7 +15,7 @@
   and report, the configuration history, and the waiting lists (``tables.run_waiting_lists``: add,
   call, seat, move, remove; must-move tables; ``tables.change_waitinglistsettings``: the room's
   list rules).
-* **Auditor**: every ``view_*`` permission of the tables and ledger apps; changes nothing.
+* **Auditor**: every ``view_*`` permission of the tables, ledger and web apps; changes nothing.
 
 Admins are superusers. :func:`sync_roles` makes the four groups hold exactly these
 permissions; it runs after every ``migrate`` (see ``TablesConfig.ready``) and from
@@ -104,7 +104,9 @@ ROLE_PERMISSIONS: dict[str, list[str]] = {
     ],
 }
 
-AUDITOR_APPS = ("tables", "ledger")  # the auditor may view every model of these apps
+# The auditor may view every model of these apps (the web's: the API's replay records, the floor's
+# model until they moved).
+AUDITOR_APPS = ("tables", "ledger", "web")
 
 
 def _permissions(names: list[str]) -> list[Permission]:

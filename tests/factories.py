@@ -337,10 +337,11 @@ class ReportRoom:
         return hand
 
     def settle(self, hand: Hand, payments: list[tuple[Player, Player, int]]) -> JournalTransaction | None:
-        return ledger_services.post_payments(
+        posted = ledger_services.post_payments(
             table=hand.table,
             hand=hand,
             payments=payments,
             user=self.user,
             idempotency_key=f"hand:{hand.pk}:settle",
         )
+        return None if posted is None else posted.transaction

@@ -2,7 +2,8 @@ from django.apps import AppConfig
 
 
 class WebConfig(AppConfig):
-    """Pages, the API and the template tags (``{% load report_tags %}``). No models."""
+    """Pages, the API and the template tags (``{% load report_tags %}``); one model, the API's replay
+    records (``web.models``)."""
 
     name = "web"
     verbose_name = "Pages and API"

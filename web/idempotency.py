@@ -4,7 +4,7 @@ Contract of :func:`idempotent` (a decorator for DRF view methods that write):
 
 * the request must carry an ``Idempotency-Key`` header (8-100 characters of ``A-Z a-z 0-9 . _ :
   -``; a UUID is the usual choice), else 400 ``idempotency_key_required``;
-* the key is claimed by inserting an :class:`tables.models.IdempotentRequest` row in the same
+* the key is claimed by inserting an :class:`web.models.IdempotentRequest` row in the same
   database transaction as the write. A second request with the key either finds the stored
   response (same method, path and body: the first response is returned, with the header
   ``Idempotent-Replayed: true``, and nothing is written) or is a different request (409
@@ -15,34 +15,38 @@ Contract of :func:`idempotent` (a decorator for DRF view methods that write):
 * the view method receives the key as ``idempotency_key`` and passes ``req:<key>`` to the
   ledger where the domain has no natural key of its own (buy-ins, rebuys, cash-outs);
 * the stored responses are kept ``settings.IDEMPOTENCY_KEY_RETENTION_HOURS`` and then purged
-  (:func:`handflow.replays.purge_expired`, daily). Past that a retry is a new request: the ledger's keys, kept
-  forever, still make every posting exactly-once (a buy-in retried under its key replays the
-  first movement; a hand's fees and settlement have their own ``hand:<id>:...`` keys).
+  (:func:`purge_expired`, daily: :func:`web.tasks.purge_idempotency_keys`). Past that a retry is a
+  new request: the ledger's keys, kept forever, still make every posting exactly-once (a buy-in
+  retried under its key replays the first movement; a hand's fees and settlement have their own
+  ``hand:<id>:...`` keys).
 """
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 import re
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino.core.db import service_atomic
+from casino.core.db import insert_unless_conflict, service_atomic
 from handflow.services import digest_of
-from ledger.services import insert_unless_conflict
 from tables.errors import IdempotencyKeyMissing, IdempotencyKeyReused
-from tables.models import IdempotentRequest
+from web.models import IdempotentRequest
 
 HEADER = "Idempotency-Key"
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9._:-]{8,100}$")
+PURGE_BATCH = 5_000
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     HEADER,
@@ -148,3 +152,21 @@ def idempotent(method: Callable[..., Response]) -> Callable[..., Response]:
             return response
 
     return wrapper
+
+
+def purge_expired(*, now: datetime.datetime | None = None) -> int:
+    """Delete the replay records older than ``settings.IDEMPOTENCY_KEY_RETENTION_HOURS``; returns
+    how many. Batches of :data:`PURGE_BATCH` rows, each its own transaction, so a large backlog
+    never holds locks for long. Safe to run twice (the second run finds nothing)."""
+    cutoff = (now or timezone.now()) - datetime.timedelta(hours=settings.IDEMPOTENCY_KEY_RETENTION_HOURS)
+    purged = 0
+    while True:
+        with transaction.atomic():
+            batch = list(
+                IdempotentRequest.objects.filter(created_at__lt=cutoff)
+                .order_by("created_at")
+                .values_list("pk", flat=True)[:PURGE_BATCH]
+            )
+            if not batch:
+                return purged
+            purged += IdempotentRequest.objects.filter(pk__in=batch).delete()[0]

@@ -500,9 +500,9 @@ class ShiftCloseViewSet(
     def create(self, request: Request) -> Response:
         data = serializers.ShiftCloseCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        close = close_shift(shift=data.validated_data["shift"], by=request.user)
-        code = status.HTTP_200_OK if close.was_replayed else status.HTTP_201_CREATED
-        return Response(serializers.ShiftCloseSerializer(close).data, status=code)
+        closed = close_shift(shift=data.validated_data["shift"], by=request.user)
+        code = status.HTTP_200_OK if closed.replayed else status.HTTP_201_CREATED
+        return Response(serializers.ShiftCloseSerializer(closed.close).data, status=code)
 
     @extend_schema(
         summary="Download a close's sealed export (a zip of CSVs; a close from before the zip: one CSV)",

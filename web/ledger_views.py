@@ -554,15 +554,15 @@ class ShiftCloseListView(ReportPermission, View):
         if not form.is_valid():
             return render(request, "reports/shifts.html", {"closes": _closes(), "form": form}, status=400)
         try:
-            close = close_shift(shift=form.cleaned_data["shift"], by=request.user)
+            closed = close_shift(shift=form.cleaned_data["shift"], by=request.user)
         except RecordError as exc:
             form.add_error("shift", str(exc))
             return render(
                 request, "reports/shifts.html", {"closes": _closes(), "form": form}, status=exc.status
             )
-        verb = "was already closed" if close.was_replayed else "is closed"
-        messages.success(request, f"Shift {close.shift} {verb}.")
-        return redirect("reports:shift", pk=close.pk)
+        verb = "was already closed" if closed.replayed else "is closed"
+        messages.success(request, f"Shift {closed.close.shift} {verb}.")
+        return redirect("reports:shift", pk=closed.close.pk)
 
 
 class ShiftCloseDetailView(ReportPermission, View):

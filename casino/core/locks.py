@@ -1,7 +1,9 @@
 """Row locks the ORM can't take: ``FOR KEY SHARE``.
 
 Django's ``select_for_update()`` takes ``FOR UPDATE`` or (``no_key=True``) ``FOR NO KEY UPDATE``,
-never PostgreSQL's weakest row lock, ``FOR KEY SHARE``; :func:`key_share_lock` takes it.
+never PostgreSQL's weakest row lock, ``FOR KEY SHARE``; :func:`key_share_lock` takes it, and
+:func:`key_share_statement` is the statement it sends, for a caller that sends several of them in
+one round trip (the ledger's postings lock a table, a hand and players at once).
 """
 
 from __future__ import annotations
@@ -11,9 +13,30 @@ from collections.abc import Iterable
 from django.db import connection, models
 
 
+def key_share_statement(model: type[models.Model], ids: Iterable[int]) -> tuple[str, list[int]] | None:
+    """The statement that locks the rows of ``model`` with primary keys ``ids`` ``FOR KEY SHARE``
+    (in primary-key order, each once), and its one parameter, the sorted keys; None for no ids.
+
+    PostgreSQL's syntax, whatever the connection: the caller sends it only on PostgreSQL (as
+    :func:`key_share_lock` does), alone, or joined with others by ``;`` into one ``execute()`` where
+    the driver binds parameters client side.
+    """
+    keys = sorted(set(ids))
+    if not keys:
+        return None
+    quote = connection.ops.quote_name
+    meta = model._meta
+    assert meta.pk.column is not None  # a concrete primary key
+    pk = quote(meta.pk.column)
+    return (
+        f"SELECT {pk} FROM {quote(meta.db_table)} WHERE {pk} = ANY(%s) ORDER BY {pk} FOR KEY SHARE",
+        keys,
+    )
+
+
 def key_share_lock(model: type[models.Model], ids: Iterable[int]) -> None:
     """PostgreSQL: lock the rows of ``model`` with primary keys ``ids`` ``FOR KEY SHARE`` until the
-    transaction ends (one statement, in primary-key order; no ids, no statement).
+    transaction ends (one statement, :func:`key_share_statement`; no ids, no statement).
 
     Why key share: it is the lock that keeps a row from being locked ``FOR UPDATE``, deleted or
     having its key changed, and nothing more. It doesn't conflict with itself nor with ``FOR NO KEY
@@ -35,15 +58,9 @@ def key_share_lock(model: type[models.Model], ids: Iterable[int]) -> None:
     """
     if connection.vendor != "postgresql":
         return
-    keys = sorted(set(ids))
-    if not keys:
+    statement = key_share_statement(model, ids)
+    if statement is None:
         return
-    quote = connection.ops.quote_name
-    meta = model._meta
-    assert meta.pk.column is not None  # a concrete primary key
-    pk = quote(meta.pk.column)
+    sql, keys = statement
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {pk} FROM {quote(meta.db_table)} WHERE {pk} = ANY(%s) ORDER BY {pk} FOR KEY SHARE",
-            [keys],
-        )
+        cursor.execute(sql, [keys])

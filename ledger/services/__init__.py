@@ -6,9 +6,11 @@ Contract shared by every service below:
 * One ``transaction.atomic()`` each: a service either posts everything or nothing. Any ``LedgerError``
   (see ``ledger.errors``) means nothing was written. Called inside a caller's ``atomic()`` it joins
   that transaction (as a savepoint), so a flow can post fees and update its own rows at once.
+* What a posting returns: :class:`Posted`, the journal transaction and whether it was ``replayed``
+  (``None`` where a service says nothing moved, nothing was posted).
 * Exactly once: a call with an ``idempotency_key`` already used for the same request returns the
-  first transaction (``was_replayed=True`` on it) and posts nothing; the same key with a different
-  request raises ``IdempotencyConflict``. This holds under concurrency.
+  first transaction (``Posted(transaction, replayed=True)``) and posts nothing; the same key with a
+  different request raises ``IdempotencyConflict``. This holds under concurrency.
 * Money integrity only: table rules (buy-in ranges, who may rebuy, when) belong to the callers.
 * One lock order, the same in every posting (deadlock-free by construction): ``locks``.
 
@@ -23,13 +25,12 @@ from __future__ import annotations
 from ledger.services.accounts import (
     cage_account,
     house_account,
-    insert_unless_conflict,
     player_account,
     pot_account,
 )
 from ledger.services.chips import buy_in, cash_out, rebuy, transfer_chips
 from ledger.services.hand_money import award_pot, collect_fees, post_payments
-from ledger.services.posting import post
+from ledger.services.posting import Posted, post
 from ledger.services.reversal import reverse
 from ledger.services.validation import MAX_AMOUNT, MAX_ENTRIES, EntryLine
 from ledger.verification import LedgerReport, verify_ledger
@@ -39,13 +40,13 @@ __all__ = [
     "MAX_ENTRIES",
     "EntryLine",
     "LedgerReport",
+    "Posted",
     "award_pot",
     "buy_in",
     "cage_account",
     "cash_out",
     "collect_fees",
     "house_account",
-    "insert_unless_conflict",
     "player_account",
     "post",
     "post_payments",

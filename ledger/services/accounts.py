@@ -1,6 +1,6 @@
 """The ledger's accounts: a player's chips at a table, the cage's and the house's account of a
 table, a hand's pot; each created on first use, race-safe, with one INSERT that does nothing when
-the row exists (:func:`insert_unless_conflict`, which the API's idempotency records use too).
+the row exists (the kernel's :func:`casino.core.db.insert_unless_conflict`).
 """
 
 from __future__ import annotations
@@ -8,38 +8,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from django.db import IntegrityError, router
-from django.db.models import Model
-from django.db.models.constants import OnConflict
-from django.db.models.sql import InsertQuery
+from django.db import IntegrityError
 
+from casino.core.db import insert_unless_conflict
 from ledger.errors import InvalidPosting
 from ledger.models import Account, AccountKind
 from ledger.shifts import Shift
 
 if TYPE_CHECKING:
     from tables.models import Hand, Player, Table
-
-
-def insert_unless_conflict(obj: Model) -> bool:
-    """INSERT ``obj`` unless the row would break a unique constraint: True (``obj.pk`` set) when it
-    was inserted, False when a row with the same unique values exists.
-
-    ``INSERT ... ON CONFLICT DO NOTHING RETURNING pk`` (SQLite: ``INSERT OR IGNORE``): like a plain
-    INSERT it waits for a concurrent transaction inserting the same key to commit (PostgreSQL), but
-    losing the race raises nothing, so no savepoint is needed to keep the caller's transaction
-    usable (a SAVEPOINT and its RELEASE are two round trips on every write of the hand's flow).
-    """
-    meta = obj._meta
-    fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field and not f.generated]
-    query = InsertQuery(type(obj), on_conflict=OnConflict.IGNORE)
-    query.insert_values(fields, [obj])
-    rows = query.get_compiler(using=router.db_for_write(type(obj))).execute_sql(returning_fields=[meta.pk])
-    if not rows:
-        return False
-    obj.pk = rows[0][0]
-    obj._state.adding, obj._state.db = False, router.db_for_write(type(obj))
-    return True
 
 
 def _account(*, likely_new: bool = False, **identity: Any) -> Account:

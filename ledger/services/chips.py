@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING
 
 from casino.core.db import service_atomic
 from ledger.errors import InvalidPosting
-from ledger.models import JournalTransaction, TransactionKind
+from ledger.models import TransactionKind
 from ledger.services.accounts import cage_account, player_account
 from ledger.services.locks import _lock_for_posting
-from ledger.services.posting import _post, _replay, post
+from ledger.services.posting import Posted, _post, _replay, post
 from ledger.services.validation import _digest, _positive_cents, _user_id, _validate_key
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def buy_in(
     user: AbstractBaseUser | None,
     idempotency_key: str,
     memo: str = "",
-) -> JournalTransaction:
+) -> Posted:
     """The cage sells ``amount`` cents of chips to ``player`` at ``table`` (BUY_IN).
     Raises ``InvalidPosting`` for a non-positive or non-int amount, ``IdempotencyConflict``."""
     return _chips_from_cage(
@@ -48,7 +48,7 @@ def rebuy(
     user: AbstractBaseUser | None,
     idempotency_key: str,
     memo: str = "",
-) -> JournalTransaction:
+) -> Posted:
     """As ``buy_in`` but booked as a REBUY (whether a rebuy is allowed is the flow's rule)."""
     return _chips_from_cage(
         kind=TransactionKind.REBUY,
@@ -70,7 +70,7 @@ def _chips_from_cage(
     user: AbstractBaseUser | None,
     idempotency_key: str,
     memo: str,
-) -> JournalTransaction:
+) -> Posted:
     amount = _positive_cents(amount, what="amount")
     with service_atomic():
         chips = player_account(table=table, player=player)
@@ -93,7 +93,7 @@ def cash_out(
     user: AbstractBaseUser | None,
     idempotency_key: str,
     memo: str = "",
-) -> JournalTransaction:
+) -> Posted:
     """The cage buys back ``amount`` cents of ``player``'s chips at ``table`` (CASH_OUT); with
     ``amount=None``, all of them (a retry of a whole cash-out returns the first one, whatever the
     balance is by then).
@@ -156,7 +156,7 @@ def transfer_chips(
     user: AbstractBaseUser | None,
     idempotency_key: str,
     memo: str = "",
-) -> JournalTransaction:
+) -> Posted:
     """Move ``amount`` cents of ``player``'s chips from one table to another (a table change), as
     one TABLE_TRANSFER on the room chain. Raises ``InsufficientChips``, ``InvalidPosting``."""
     amount = _positive_cents(amount, what="amount")

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from casino.core.db import service_atomic
 from ledger.errors import InvalidPosting
-from ledger.models import JournalTransaction, TransactionKind
+from ledger.models import TransactionKind
 from ledger.services.accounts import house_account, player_accounts, pot_account
-from ledger.services.posting import _post_checked, post
+from ledger.services.posting import Posted, _post_checked, post
 from ledger.services.validation import EntryLine, _not_negative_cents, _validate_input_digest
 from ledger.shifts import Shift
 
@@ -29,7 +29,7 @@ def collect_fees(
     user: AbstractBaseUser | None,
     idempotency_key: str,
     memo: str = "",
-) -> JournalTransaction | None:
+) -> Posted | None:
     """Collect several players' fees (e.g. a hand's collection before the deal, key
     ``hand:<id>:fees``) as ONE FEE transaction: each player's chips are debited in the order given,
     and the house account of ``table`` for ``shift`` is credited with the total.
@@ -68,7 +68,7 @@ def post_payments(
     idempotency_key: str,
     memo: str = "",
     input_digest: str = "",
-) -> JournalTransaction | None:
+) -> Posted | None:
     """Post a settlement's payments ``(from_player, to_player, amount)`` in the order given, as ONE
     SETTLEMENT_PAYMENT transaction of ``hand`` (key ``hand:<id>:settle``): all or none.
     ``input_digest``: the sha256 of the showdown input the payments were read from
@@ -118,7 +118,7 @@ def award_pot(
     idempotency_key: str,
     memo: str = "",
     input_digest: str = "",
-) -> JournalTransaction | None:
+) -> Posted | None:
     """Settle a pot game's hand as ONE POT_AWARD transaction: every put-in moves from the player's
     chips into the hand's pot, then every award (including uncalled chips going back) moves from the
     pot to the player, in the order given. The pot must end at zero: ``sum(put_ins) == sum(awards)``.

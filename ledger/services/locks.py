@@ -1,7 +1,8 @@
 """The locks a posting takes, in the one order every posting uses (deadlock-free by construction):
 
 1. the floor rows it references (tables, then the hand, then players, each by primary key),
-   ``FOR KEY SHARE`` on PostgreSQL (see ``_hold_floor_rows``);
+   ``FOR KEY SHARE`` on PostgreSQL (see ``_hold_floor_rows``; the kernel's
+   :func:`casino.core.locks.key_share_statement` each);
 2. for a reversal, the transaction it reverses (``FOR UPDATE``, in ``reversal``);
 3. the accounts it touches, by primary key (``FOR UPDATE``);
 4. the head of its hash chain (one chain per table).
@@ -16,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.db import connection
+from django.db.models import Model
 
+from casino.core.locks import key_share_statement
 from ledger.errors import InvalidPosting
 from ledger.models import Account, ChainHead
 
@@ -92,28 +95,27 @@ def _hold_floor_rows(
         for field, value in zip(("table", "hand", "player"), identity, strict=True):
             if value is not None:
                 referenced[field].add(value)
-    quote = connection.ops.quote_name
-    statements: list[str] = []
-    params: list[list[int]] = []
-    for field in ("table", "hand", "player"):  # the floor's own order: table, then hand
-        if ids := referenced[field]:
-            model = Account._meta.get_field(field).related_model
-            assert model is not None  # table, hand and player are foreign keys
-            meta = model._meta
-            assert meta.pk.column is not None  # a concrete primary key
-            pk = quote(meta.pk.column)
-            statements.append(
-                f"SELECT {pk} FROM {quote(meta.db_table)} WHERE {pk} = ANY(%s) ORDER BY {pk} FOR KEY SHARE"
-            )
-            params.append(sorted(ids))
+    # The kernel builds each statement; they go in one round trip when the driver allows it.
+    statements = [
+        statement
+        for field in ("table", "hand", "player")  # the floor's own order: table, then hand
+        if (statement := key_share_statement(_floor_model(field), referenced[field])) is not None
+    ]
     with connection.cursor() as cursor:
-        if statements and _client_side_binding():
+        if len(statements) > 1 and _client_side_binding():
             # One round trip: the statements still run one after the other, in this order.
-            cursor.execute(";\n".join(statements), params)
+            cursor.execute(";\n".join(sql for sql, _ in statements), [keys for _, keys in statements])
         else:
-            for statement, statement_ids in zip(statements, params, strict=True):
-                cursor.execute(statement, [statement_ids])
+            for sql, keys in statements:
+                cursor.execute(sql, [keys])
     return referenced
+
+
+def _floor_model(field: str) -> type[Model]:
+    """The floor's model an account's ``field`` (table, hand, player) refers to."""
+    model = Account._meta.get_field(field).related_model
+    assert isinstance(model, type)  # table, hand and player are foreign keys to concrete models
+    return model
 
 
 def _client_side_binding() -> bool:

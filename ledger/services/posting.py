@@ -1,10 +1,11 @@
 """The posting core: :func:`post` and what every service posts through (``_post``): the checks,
 the locks (``locks``), the replay of a used idempotency key, the chained journal row, its entries,
-the accounts' balances and the chain's new head.
+the accounts' balances and the chain's new head; what a posting service returns (:class:`Posted`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import IntegrityError, connection
 from django.utils import timezone
 
-from casino.core.db import service_atomic
+from casino.core.db import insert_unless_conflict, service_atomic
 from ledger.errors import AlreadyReversed, IdempotencyConflict, InsufficientChips, InvalidPosting, LedgerError
 from ledger.hashing import transaction_content, transaction_hash
 from ledger.keys import chain_keys
@@ -25,7 +26,7 @@ from ledger.models import (
     TransactionKind,
     chain_for_table,
 )
-from ledger.services.accounts import _hand_table_id, insert_unless_conflict
+from ledger.services.accounts import _hand_table_id
 from ledger.services.locks import _identity, _lock_chain_head, _lock_for_posting
 from ledger.services.validation import (
     EntryLine,
@@ -42,16 +43,25 @@ if TYPE_CHECKING:
     from tables.models import Hand, Table
 
 
-def _replay(idempotency_key: str, digest: str) -> JournalTransaction | None:
-    """The transaction already posted under ``idempotency_key``, if any; ``IdempotencyConflict`` if
-    it was posted for a different request."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Posted:
+    """What a posting service returns: the journal ``transaction``, and whether an earlier call under
+    the same idempotency key had posted it (``replayed``: this call posted nothing), so an API can
+    answer 200 instead of 201."""
+
+    transaction: JournalTransaction
+    replayed: bool
+
+
+def _replay(idempotency_key: str, digest: str) -> Posted | None:
+    """The transaction already posted under ``idempotency_key``, if any (``replayed``);
+    ``IdempotencyConflict`` if it was posted for a different request."""
     existing = JournalTransaction.objects.filter(idempotency_key=idempotency_key).first()
     if existing is None:
         return None
     if existing.request_digest != digest:
         raise IdempotencyConflict(idempotency_key=idempotency_key, existing=existing)
-    existing.was_replayed = True
-    return existing
+    return Posted(existing, replayed=True)
 
 
 def post(
@@ -63,8 +73,8 @@ def post(
     hand: Hand | None = None,
     user: AbstractBaseUser | None = None,
     memo: str = "",
-) -> JournalTransaction:
-    """Post ``entries`` as one journal transaction and return it.
+) -> Posted:
+    """Post ``entries`` as one journal transaction and return it (:class:`Posted`).
 
     ``entries`` are ``(account, amount)`` pairs in the order they are posted; amounts are signed
     int cents into the account, non-zero, at least two of them, summing to zero, over at least two
@@ -99,7 +109,7 @@ def _post_checked(
     user: AbstractBaseUser | None,
     memo: str,
     input_digest: str,
-) -> JournalTransaction:
+) -> Posted:
     """``post()`` with the ``input_digest`` a settlement is bound to (part of its request digest)."""
     try:
         kind = TransactionKind(kind)
@@ -142,7 +152,7 @@ def _post(
     reverses_id: int | None,
     request: Mapping[str, Any] | None,
     input_digest: str = "",
-) -> JournalTransaction:
+) -> Posted:
     lines = _validate_lines(entries)
     idempotency_key = _validate_key(idempotency_key)
     if not isinstance(memo, str):
@@ -234,7 +244,7 @@ def _post(
         )
         _apply_balances(lines)
         ChainHead.objects.filter(pk=head.pk).update(sequence=sequence, hash=txn.hash)
-    return txn
+    return Posted(txn, replayed=False)
 
 
 def _check_accounts(

@@ -8,7 +8,7 @@ from casino.core.db import service_atomic
 from ledger.errors import AlreadyReversed, InvalidPosting, NotReversible
 from ledger.models import JournalTransaction, TransactionKind
 from ledger.services.locks import _hold_floor_rows
-from ledger.services.posting import _post, _replay
+from ledger.services.posting import Posted, _post, _replay
 from ledger.services.validation import _digest, _user_id, _validate_key
 
 if TYPE_CHECKING:
@@ -17,12 +17,13 @@ if TYPE_CHECKING:
 
 def reverse(
     *, transaction: JournalTransaction, user: AbstractBaseUser | None, reason: str, idempotency_key: str
-) -> JournalTransaction:
+) -> Posted:
     """Post the negation of ``transaction`` (same accounts, lines in the same order, amounts negated)
     as a REVERSAL linked to it by ``reverses``; ``reason`` becomes its memo.
 
     A transaction is reversed at most once (also enforced by a unique column): a second reversal
-    under another key raises ``AlreadyReversed``; under the same key and reason it returns the first.
+    under another key raises ``AlreadyReversed``; under the same key and reason it returns the first
+    (``replayed``).
     Reversing a reversal raises ``NotReversible``. A reversal that would take a player's chips below
     zero (they were already played or cashed out) raises ``InsufficientChips``.
     """

@@ -29,7 +29,6 @@ they were one module); import the models from here, ``from tables.models import 
 * ``history``: :class:`ConfigAction`, :class:`ConfigChange`;
 * ``money``: :class:`ChipMovementKind`, :class:`ChipMovement`, :class:`ReadingStatus`,
   :class:`HandResult`;
-* ``idempotency``: :class:`IdempotentRequest`;
 * ``waiting_lists``: :class:`WaitingList`, :class:`WaitingListEntry` (:class:`EntryState`,
   :class:`EntrySource`, :class:`EntryKind`), :class:`WaitingListEvent` (:class:`ListEvent`),
   :class:`WaitingListSettings` (:class:`MissedCallPolicy`), :class:`MustMove`.
@@ -60,7 +59,6 @@ from tables.models.dealers import DealerShift
 from tables.models.games import Game
 from tables.models.hands import HAND_TRANSITIONS, Hand, HandPlayer
 from tables.models.history import AppendOnlyQuerySet, ConfigAction, ConfigChange
-from tables.models.idempotency import IdempotentRequest
 from tables.models.money import ChipMovement, ChipMovementKind, HandResult, ReadingStatus
 from tables.models.players import Player, PlayerMerge, Seating, SeatingQuerySet, name_key, phone_digits
 from tables.models.schedules import CollectionRate, CollectionSchedule, CollectionScheduleVersion
@@ -106,7 +104,6 @@ __all__ = [
     "HandPlayer",
     "HandResult",
     "HandStatus",
-    "IdempotentRequest",
     "IdentificationKind",
     "KillType",
     "ListEvent",

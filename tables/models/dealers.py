@@ -28,9 +28,6 @@ class DealerShift(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
-    # Not a column: True on the down clock_in returns when the dealer was already clocked in there.
-    was_replayed: bool = False
-
     class Meta:
         ordering = ("-clocked_in_at", "-pk")
         constraints = (

@@ -35,7 +35,7 @@ name to call from outside the floor:
   created, revised, renamed, and their snapshots;
 * ``schedule_preview``: what a revision would change, before it is saved (``preview_revision``,
   ``rate_changes``, ``RevisionPreview``);
-* ``dealers``: clock in and out, who is on duty, who may run a table's hands;
+* ``dealers``: clock in (``ClockedIn``) and out, who is on duty, who may run a table's hands;
 * ``waiting_lists``: the lists' places: add (``add_player``), a call-in's arrival, call, pass,
   seat from the list, remove, move by hand, open a table for an interest list, the time limits
   recorded (``expire_overdue``); ``list_setup``: lists opened and closed, the room's settings, a
@@ -62,7 +62,14 @@ from tables.services.cash_day import (
     update_cash_day_settings,
 )
 from tables.services.common import User, acting_user
-from tables.services.dealers import check_runs_hands, clock_in, clock_out, dealer_on_duty, may_run_any_table
+from tables.services.dealers import (
+    ClockedIn,
+    check_runs_hands,
+    clock_in,
+    clock_out,
+    dealer_on_duty,
+    may_run_any_table,
+)
 from tables.services.hands import (
     check_misdeal_reason,
     game_for_hand,
@@ -128,6 +135,7 @@ __all__ = [
     "SETTINGS_FIELDS",
     "STAKES_FIELDS",
     "CashCheck",
+    "ClockedIn",
     "DayTotals",
     "FeeChange",
     "Mover",

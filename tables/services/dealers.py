@@ -3,6 +3,7 @@ may run a table's hands (:func:`check_runs_hands`, the one place of that rule)."
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 
 from django.contrib.auth.models import User as AuthUser
@@ -58,11 +59,20 @@ def check_runs_hands(table: Table, by: User) -> DealerShift | None:
     )
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClockedIn:
+    """What :func:`clock_in` returns: the dealer's open ``shift`` at the table, and whether they were
+    clocked in there already (``replayed``: nothing changed), so an API can answer 200, not 201."""
+
+    shift: DealerShift
+    replayed: bool
+
+
 @service
-def clock_in(*, table: Table, dealer: AuthUser, by: User) -> DealerShift:
+def clock_in(*, table: Table, dealer: AuthUser, by: User) -> ClockedIn:
     """Clock ``dealer`` in at ``table``: a dealer clocks themself in; the floor may clock in (assign)
     any dealer. The table's open down (another dealer's) and the dealer's open down at another
-    table end now. Clocking in where one already is clocked in returns that down (``was_replayed``).
+    table end now. Clocking in where one already is clocked in returns that down (``replayed``).
 
     Raises NotYourTable (a dealer clocking in someone else), NotADealer (a user who can't run
     hands), TableClosed, HandInProgress (a down ends between hands, not during one).
@@ -84,14 +94,14 @@ def clock_in(*, table: Table, dealer: AuthUser, by: User) -> DealerShift:
     )
     for shift in shifts:
         if shift.table_id == table.pk and shift.dealer_id == dealer.pk:
-            shift.was_replayed = True
-            return shift
+            return ClockedIn(shift, replayed=True)
     now = timezone.now()
     for shift in shifts:
         # A down ends between hands, not during one (the hand records who dealt it).
         refuse_if_hand_in_progress(shift.table, "change the dealer at")
         _end_shift(shift, by=by, now=now)
-    return DealerShift.objects.create(table=table, dealer=dealer, clocked_in_at=now, clocked_in_by=user)
+    shift = DealerShift.objects.create(table=table, dealer=dealer, clocked_in_at=now, clocked_in_by=user)
+    return ClockedIn(shift, replayed=False)
 
 
 @service

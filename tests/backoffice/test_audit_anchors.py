@@ -111,7 +111,7 @@ def test_a_shift_close_seals_the_zip_of_csvs_with_the_anchor_as_two_files(
     settings.LEDGER_ANCHOR_DIR = str(tmp_path / "published")
     report = build_collection_report(ReportFilters.for_shift(played_day["shift"]))  # as the close sees it
     with django_capture_on_commit_callbacks(execute=True):
-        close = closing.close_shift(shift=played_day["shift"])
+        close = closing.close_shift(shift=played_day["shift"]).close
     assert close.export_zip is not None
     assert close.export_csv == ""
     data = bytes(close.export_zip)
@@ -152,7 +152,7 @@ def test_a_shift_close_seals_the_zip_of_csvs_with_the_anchor_as_two_files(
 def test_a_shift_close_signs_the_heads_into_its_record_and_sealed_zip(
     played_day: dict[str, Any], public_key: str, tmp_path: Path
 ) -> None:
-    close = closing.close_shift(shift=played_day["shift"])
+    close = closing.close_shift(shift=played_day["shift"]).close
     assert close.anchors["heads"] == heads_now()
     assert close.anchors["context"] == f"shift close {played_day['shift']}"
     assert anchors.compare([("close", close.anchors)]).ok
@@ -172,7 +172,7 @@ def test_a_shift_close_signs_the_heads_into_its_record_and_sealed_zip(
 def test_verify_anchors_fails_on_an_altered_file_of_a_published_zip(
     played_day: dict[str, Any], public_key: str, tmp_path: Path
 ) -> None:
-    close = closing.close_shift(shift=played_day["shift"])
+    close = closing.close_shift(shift=played_day["shift"]).close
     data = bytes(close.export_zip)
     published = tmp_path / "shift.zip"
     published.write_bytes(data)
@@ -300,7 +300,7 @@ def test_a_close_sealed_as_one_csv_before_the_zip_still_verifies_and_downloads(
 def test_the_shift_page_shows_the_signed_heads_and_downloads_the_sealed_zip(
     played_day: dict[str, Any], staff: dict[str, Any]
 ) -> None:
-    close = closing.close_shift(shift=played_day["shift"])
+    close = closing.close_shift(shift=played_day["shift"]).close
     client = Client()
     client.force_login(staff["auditor"])
     html = client.get(reverse("reports:shift", args=[close.pk])).content.decode()

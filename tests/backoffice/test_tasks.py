@@ -54,10 +54,14 @@ def test_close_shift_freezes_the_report_with_its_checksums(played_day: dict[str,
 def test_closing_twice_returns_the_first(played_day: dict[str, Any], staff: dict[str, Any]) -> None:
     shift = played_day["shift"]
     first = closing.close_shift(shift=shift, by=staff["manager"])
-    assert first.was_replayed is False
+    assert first.replayed is False
     again = closing.close_shift(shift=shift)
-    assert (again.pk, again.was_replayed, again.closed_by_id) == (first.pk, True, staff["manager"].pk)
-    assert tasks.close_shift.delay(str(shift)).get() == first.pk
+    assert (again.close.pk, again.replayed, again.close.closed_by_id) == (
+        first.close.pk,
+        True,
+        staff["manager"].pk,
+    )
+    assert tasks.close_shift.delay(str(shift)).get() == first.close.pk
     assert ShiftClose.objects.count() == 1
 
 
@@ -69,7 +73,7 @@ def test_a_shift_that_has_not_ended_is_not_closed() -> None:
 
 
 def test_a_late_change_shows_against_the_frozen_report(played_day: dict[str, Any], room: ReportRoom) -> None:
-    close = closing.close_shift(shift=played_day["shift"])
+    close = closing.close_shift(shift=played_day["shift"]).close
     hand = played_day["hands"][0]
     reverse(
         transaction=JournalTransaction.objects.get(idempotency_key=f"hand:{hand.pk}:fees"),
@@ -141,7 +145,7 @@ def test_tasks_retry_database_errors(played_day: dict[str, Any], monkeypatch: py
     calls = {"n": 0}
     real = closing.close_shift
 
-    def flaky(**kwargs: Any) -> ShiftClose:
+    def flaky(**kwargs: Any) -> closing.Closed:
         calls["n"] += 1
         if calls["n"] == 1:
             raise OperationalError("server closed the connection unexpectedly")

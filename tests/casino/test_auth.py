@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import Group, Permission
 
-from casino.auth import OneQueryModelBackend
+from casino.auth import PERMISSIONS_ATTRIBUTE, OneQueryModelBackend
 
 pytestmark = pytest.mark.django_db
 
@@ -70,3 +70,20 @@ def test_the_same_permissions_as_model_backend(
 
 def test_it_is_the_configured_backend(settings: Any) -> None:
     assert settings.AUTHENTICATION_BACKENDS == ["casino.auth.OneQueryModelBackend"]
+
+
+def test_the_cache_is_ours_on_the_user_object(perms: list[Permission]) -> None:
+    user = get_user_model().objects.create_user(username="cached", password="x" * 12)
+    user.user_permissions.add(perms[0])
+    user = _fresh(user)
+    # ModelBackend's private cache is neither read nor written.
+    user._perm_cache = {"made.up"}
+    assert OneQueryModelBackend().get_all_permissions(user) == _names(perms[:1])
+    assert user._perm_cache == {"made.up"}
+    assert getattr(user, PERMISSIONS_ATTRIBUTE) == _names(perms[:1])
+    # As Django documents: the same object keeps its answer, a user fetched again reads afresh.
+    user.user_permissions.add(perms[1])
+    assert not user.has_perm(next(iter(_names(perms[1:2]))))
+    fetched = _fresh(user)
+    assert OneQueryModelBackend().get_all_permissions(fetched) == _names(perms[:2])
+    assert fetched.has_perm(next(iter(_names(perms[1:2]))))

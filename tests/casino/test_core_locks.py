@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
-from casino.core.locks import key_share_lock
+from casino.core.locks import key_share_lock, key_share_statement
 
 
 def _in_other_connection(call: Callable[[], Any]) -> Any:
@@ -85,3 +85,15 @@ def test_key_share_holds_off_for_update_only() -> None:
         assert _in_other_connection(lambda: for_update(free.pk)) == free.pk
     # The transaction's end releases them.
     assert _in_other_connection(lambda: for_update(held.pk)) == held.pk
+
+
+def test_the_statement_names_each_row_once_in_key_order() -> None:
+    model = get_user_model()
+    assert key_share_statement(model, []) is None
+    statement = key_share_statement(model, [7, 3, 7])
+    assert statement is not None
+    sql, keys = statement
+    assert keys == [3, 7]
+    assert sql.count("%s") == 1
+    assert connection.ops.quote_name(model._meta.db_table) in sql
+    assert sql.endswith("FOR KEY SHARE")

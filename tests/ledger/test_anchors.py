@@ -36,9 +36,11 @@ def signing(settings: Any) -> str:
 @pytest.fixture
 def two_chains(table: Table, other_table: Table, alice: Player, cashier: Any) -> list[JournalTransaction]:
     return [
-        services.buy_in(table=table, player=alice, amount=500, user=cashier, idempotency_key="a"),
-        services.buy_in(table=table, player=alice, amount=500, user=cashier, idempotency_key="b"),
-        services.buy_in(table=other_table, player=alice, amount=500, user=cashier, idempotency_key="c"),
+        services.buy_in(table=table, player=alice, amount=500, user=cashier, idempotency_key="a").transaction,
+        services.buy_in(table=table, player=alice, amount=500, user=cashier, idempotency_key="b").transaction,
+        services.buy_in(
+            table=other_table, player=alice, amount=500, user=cashier, idempotency_key="c"
+        ).transaction,
     ]
 
 

@@ -42,8 +42,8 @@ def test_the_same_posting_from_several_threads_posts_once(table: Table, alice: P
         lambda _: services.buy_in(table=table, player=alice, amount=700, user=None, idempotency_key="same"), 4
     )
     assert raised(outcomes) == []
-    assert len({txn.pk for txn in returned(outcomes)}) == 1
-    assert sum(not txn.was_replayed for txn in returned(outcomes)) == 1
+    assert len({posted.transaction.pk for posted in returned(outcomes)}) == 1
+    assert sum(not posted.replayed for posted in returned(outcomes)) == 1
     assert JournalTransaction.objects.filter(idempotency_key="same").count() == 1
     assert selectors.player_chips(table=table, player=alice) == 700
     assert verify_ledger().ok
@@ -54,8 +54,10 @@ def test_the_same_posting_from_several_threads_posts_once(table: Table, alice: P
 def test_one_key_for_different_requests_at_once_posts_one_of_them(table: Table, alice: Player) -> None:
     open_accounts(table, alice)
     outcomes = race_threads(
-        lambda i: services.buy_in(
-            table=table, player=alice, amount=100 * (i + 1), user=None, idempotency_key="k"
+        lambda i: (
+            services.buy_in(
+                table=table, player=alice, amount=100 * (i + 1), user=None, idempotency_key="k"
+            ).transaction
         ),
         4,
     )
@@ -77,8 +79,10 @@ def test_one_key_at_two_tables_at_once_posts_one_of_them(
     for each in tables:
         open_accounts(each, alice)
     outcomes = race_threads(
-        lambda i: services.buy_in(
-            table=tables[i % 2], player=alice, amount=100, user=None, idempotency_key="k"
+        lambda i: (
+            services.buy_in(
+                table=tables[i % 2], player=alice, amount=100, user=None, idempotency_key="k"
+            ).transaction
         ),
         2,
     )
@@ -91,10 +95,16 @@ def test_one_key_at_two_tables_at_once_posts_one_of_them(
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_same_reversal_twice_succeeds_once(table: Table, alice: Player) -> None:
-    buy = services.buy_in(table=table, player=alice, amount=1_000, user=None, idempotency_key="in")
+    buy = services.buy_in(
+        table=table, player=alice, amount=1_000, user=None, idempotency_key="in"
+    ).transaction
 
     outcomes = race_threads(
-        lambda i: services.reverse(transaction=buy, user=None, reason="mistake", idempotency_key=f"undo-{i}"),
+        lambda i: (
+            services.reverse(
+                transaction=buy, user=None, reason="mistake", idempotency_key=f"undo-{i}"
+            ).transaction
+        ),
         4,
     )
 
@@ -108,9 +118,14 @@ def test_the_same_reversal_twice_succeeds_once(table: Table, alice: Player) -> N
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_same_reversal_under_one_key_returns_one_transaction(table: Table, alice: Player) -> None:
-    buy = services.buy_in(table=table, player=alice, amount=1_000, user=None, idempotency_key="in")
+    buy = services.buy_in(
+        table=table, player=alice, amount=1_000, user=None, idempotency_key="in"
+    ).transaction
     outcomes = race_threads(
-        lambda _: services.reverse(transaction=buy, user=None, reason="mistake", idempotency_key="undo"), 4
+        lambda _: (
+            services.reverse(transaction=buy, user=None, reason="mistake", idempotency_key="undo").transaction
+        ),
+        4,
     )
     assert raised(outcomes) == []
     assert len({txn.pk for txn in returned(outcomes)}) == 1
@@ -126,8 +141,10 @@ def test_cash_outs_racing_for_the_same_chips_never_go_below_zero(
     services.buy_in(table=table, player=alice, amount=500, user=None, idempotency_key="in")
 
     outcomes = race_threads(
-        lambda i: services.cash_out(
-            table=table, player=alice, amount=300, user=None, idempotency_key=f"out-{i}"
+        lambda i: (
+            services.cash_out(
+                table=table, player=alice, amount=300, user=None, idempotency_key=f"out-{i}"
+            ).transaction
         ),
         4,
     )
@@ -143,7 +160,10 @@ def test_cash_outs_racing_for_the_same_chips_never_go_below_zero(
 def test_whole_cash_outs_racing_pay_out_once(table: Table, alice: Player) -> None:
     services.buy_in(table=table, player=alice, amount=500, user=None, idempotency_key="in")
     outcomes = race_threads(
-        lambda i: services.cash_out(table=table, player=alice, user=None, idempotency_key=f"out-{i}"), 4
+        lambda i: (
+            services.cash_out(table=table, player=alice, user=None, idempotency_key=f"out-{i}").transaction
+        ),
+        4,
     )
     assert len(returned(outcomes)) == 1
     assert all(isinstance(error, InvalidPosting) for error in raised(outcomes))
@@ -205,8 +225,10 @@ def test_a_connection_dropped_mid_posting_leaves_nothing_half_posted(
 
     monkeypatch.setattr(posting, "_apply_balances", drop_connection)
     outcomes = race_threads(
-        lambda _: services.cash_out(
-            table=table, player=alice, amount=400, user=None, idempotency_key="dropped"
+        lambda _: (
+            services.cash_out(
+                table=table, player=alice, amount=400, user=None, idempotency_key="dropped"
+            ).transaction
         ),
         1,
     )
@@ -221,7 +243,7 @@ def test_a_connection_dropped_mid_posting_leaves_nothing_half_posted(
     assert verify_ledger().ok
     # The client retries with the same key once the link is back: it posts, once.
     retried = services.cash_out(table=table, player=alice, amount=400, user=None, idempotency_key="dropped")
-    assert not retried.was_replayed
+    assert not retried.replayed
     assert selectors.player_chips(table=table, player=alice) == 600
 
 
@@ -275,7 +297,9 @@ def test_a_floor_service_holding_its_table_and_a_cash_out_do_not_deadlock(
 
     def cash_out() -> JournalTransaction:
         cash_out_thread.append(threading.get_ident())
-        return services.cash_out(table=table, player=alice, amount=300, user=None, idempotency_key="out")
+        return services.cash_out(
+            table=table, player=alice, amount=300, user=None, idempotency_key="out"
+        ).transaction
 
     def floor() -> JournalTransaction:
         cash_out_has_accounts.wait(timeout=10)
@@ -284,7 +308,7 @@ def test_a_floor_service_holding_its_table_and_a_cash_out_do_not_deadlock(
             floor_has_table.set()
             return services.collect_fees(
                 table=locked, fees=[(alice, 100)], shift=SHIFT, user=None, idempotency_key="fee"
-            )
+            ).transaction
 
     cashed_out, collected = race(cash_out, floor)
 

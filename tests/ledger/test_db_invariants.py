@@ -17,7 +17,9 @@ postgres = pytest.mark.postgres
 
 @pytest.fixture
 def posted(db: None, table: Table, alice: Player, cashier) -> JournalTransaction:
-    return services.buy_in(table=table, player=alice, amount=1_000, user=cashier, idempotency_key="in")
+    return services.buy_in(
+        table=table, player=alice, amount=1_000, user=cashier, idempotency_key="in"
+    ).transaction
 
 
 def refused(sql: str, params: list[object]) -> str:
@@ -153,7 +155,9 @@ def test_zero_entries_and_second_reversals_are_refused_by_the_database(posted: J
         "INSERT INTO ledger_entry (transaction_id, account_id, line, amount) VALUES (%s, %s, 99, 0)",
         [posted.pk, entry.account_id],
     )
-    reversal = services.reverse(transaction=posted, user=None, reason="test", idempotency_key="rev")
+    reversal = services.reverse(
+        transaction=posted, user=None, reason="test", idempotency_key="rev"
+    ).transaction
     with pytest.raises(IntegrityError), transaction.atomic():
         JournalTransaction.objects.create(
             kind="reversal",

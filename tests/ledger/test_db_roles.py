@@ -196,7 +196,9 @@ def test_check_names_every_right_a_superuser_holds_beyond_the_app(db: None) -> N
 
 @pytest.fixture
 def posted(table: Table, alice: Player) -> JournalTransaction:
-    return services.buy_in(table=table, player=alice, amount=1_000, user=None, idempotency_key="roles-in")
+    return services.buy_in(
+        table=table, player=alice, amount=1_000, user=None, idempotency_key="roles-in"
+    ).transaction
 
 
 REFUSED = [
@@ -247,7 +249,9 @@ def test_the_app_role_updates_balances_and_locks_journal_rows(
         cursor.execute("SELECT id FROM ledger_journaltransaction WHERE id = %s FOR UPDATE", [posted.pk])
         assert cursor.fetchone() == (posted.pk,)
     # And it posts: a reversal locks the transaction it reverses, then posts through the chain head.
-    reversal = services.reverse(transaction=posted, user=None, reason="test", idempotency_key="roles-back")
+    reversal = services.reverse(
+        transaction=posted, user=None, reason="test", idempotency_key="roles-back"
+    ).transaction
     assert reversal.reverses_id == posted.pk
 
 

@@ -30,7 +30,7 @@ def test_flush_empties_the_ledger_and_keeps_it_append_only(
     assert not Account.objects.exists()
     again = services.buy_in(
         table=make_bare_table(), player=make_bare_player(), amount=500, user=None, idempotency_key="in"
-    )
+    ).transaction
     with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM ledger_entry WHERE transaction_id = %s", [again.pk])
     assert Entry.objects.filter(transaction=again).count() == 2

@@ -38,15 +38,20 @@ def test_a_retry_returns_the_first_transaction_and_posts_nothing(
 
     retry = services.buy_in(table=table, player=alice, amount=5_000, user=cashier, idempotency_key="req-1")
 
-    assert retry.pk == first.pk
-    assert retry.was_replayed
+    assert not first.replayed
+    assert retry.transaction.pk == first.transaction.pk
+    assert retry.replayed
     assert counts() == before
     assert selectors.player_chips(table=table, player=alice) == 5_000
 
 
 def test_a_retry_by_another_user_is_still_a_retry(table: Table, alice: Player, cashier) -> None:
-    first = services.buy_in(table=table, player=alice, amount=5_000, user=cashier, idempotency_key="req-1")
-    retry = services.buy_in(table=table, player=alice, amount=5_000, user=None, idempotency_key="req-1")
+    first = services.buy_in(
+        table=table, player=alice, amount=5_000, user=cashier, idempotency_key="req-1"
+    ).transaction
+    retry = services.buy_in(
+        table=table, player=alice, amount=5_000, user=None, idempotency_key="req-1"
+    ).transaction
     assert retry.pk == first.pk
     assert retry.created_by == cashier
 
@@ -62,7 +67,9 @@ def test_a_retry_by_another_user_is_still_a_retry(table: Table, alice: Player, c
 def test_the_same_key_for_a_different_request_is_a_conflict(
     table: Table, alice: Player, bob: Player, cashier, change: dict[str, object]
 ) -> None:
-    first = services.buy_in(table=table, player=alice, amount=5_000, user=cashier, idempotency_key="req-1")
+    first = services.buy_in(
+        table=table, player=alice, amount=5_000, user=cashier, idempotency_key="req-1"
+    ).transaction
     before = counts()
     request: dict[str, object] = {"player": alice, "amount": 5_000, "memo": ""} | change
     if request["player"] == "bob":
@@ -88,8 +95,8 @@ def test_a_whole_cash_out_retried_after_it_emptied_the_stack_returns_the_first(
     services.buy_in(table=table, player=alice, amount=5_000, user=cashier, idempotency_key="in")
     first = services.cash_out(table=table, player=alice, user=cashier, idempotency_key="out")
     retry = services.cash_out(table=table, player=alice, user=cashier, idempotency_key="out")
-    assert retry.pk == first.pk
-    assert retry.was_replayed
+    assert retry.transaction.pk == first.transaction.pk
+    assert retry.replayed
     with pytest.raises(IdempotencyConflict):
         services.cash_out(table=table, player=alice, amount=5_000, user=cashier, idempotency_key="out")
 
@@ -109,7 +116,7 @@ def test_a_retried_settlement_posts_once(
     )
     assert first is not None
     assert retry is not None
-    assert retry.pk == first.pk
+    assert (retry.transaction.pk, retry.replayed) == (first.transaction.pk, True)
     assert selectors.player_chips(table=table, player=alice) == 300
     with pytest.raises(IdempotencyConflict):
         services.post_payments(
@@ -121,8 +128,8 @@ def test_a_refused_posting_does_not_use_up_its_key(table: Table, alice: Player, 
     with pytest.raises(InsufficientChips):
         services.cash_out(table=table, player=alice, amount=100, user=cashier, idempotency_key="k")
     services.buy_in(table=table, player=alice, amount=100, user=cashier, idempotency_key="in")
-    txn = services.cash_out(table=table, player=alice, amount=100, user=cashier, idempotency_key="k")
-    assert not txn.was_replayed
+    posted = services.cash_out(table=table, player=alice, amount=100, user=cashier, idempotency_key="k")
+    assert not posted.replayed
 
 
 # --- reversal ------------------------------------------------------------------------------------------
@@ -132,7 +139,7 @@ def test_a_refused_posting_does_not_use_up_its_key(table: Table, alice: Player, 
 def fees(table: Table, hand: Hand, alice: Player, bob: Player, cashier) -> JournalTransaction:
     services.buy_in(table=table, player=alice, amount=1_000, user=cashier, idempotency_key="a")
     services.buy_in(table=table, player=bob, amount=1_000, user=cashier, idempotency_key="b")
-    txn = services.collect_fees(
+    posted = services.collect_fees(
         table=table,
         shift=SHIFT,
         hand=hand,
@@ -140,8 +147,8 @@ def fees(table: Table, hand: Hand, alice: Player, bob: Player, cashier) -> Journ
         user=cashier,
         idempotency_key=f"hand:{hand.pk}:fees",
     )
-    assert txn is not None
-    return txn
+    assert posted is not None
+    return posted.transaction
 
 
 def test_a_misdeal_returns_the_fees_by_a_reversal(
@@ -149,7 +156,7 @@ def test_a_misdeal_returns_the_fees_by_a_reversal(
 ) -> None:
     reversal = services.reverse(
         transaction=fees, user=cashier, reason="misdeal", idempotency_key=f"hand:{hand.pk}:fees:return"
-    )
+    ).transaction
 
     assert reversal.kind == JournalTransaction.Kind.REVERSAL
     assert reversal.reverses == fees
@@ -169,19 +176,22 @@ def test_a_transaction_is_reversed_once(fees: JournalTransaction, cashier) -> No
     before = counts()
 
     again = services.reverse(transaction=fees, user=cashier, reason="misdeal", idempotency_key="r1")
-    assert again.pk == first.pk
-    assert again.was_replayed
+    assert not first.replayed
+    assert again.transaction.pk == first.transaction.pk
+    assert again.replayed
 
     with pytest.raises(AlreadyReversed) as refused:
         services.reverse(transaction=fees, user=cashier, reason="misdeal", idempotency_key="r2")
-    assert refused.value.reversal.pk == first.pk
+    assert refused.value.reversal.pk == first.transaction.pk
     with pytest.raises(IdempotencyConflict):
         services.reverse(transaction=fees, user=cashier, reason="another reason", idempotency_key="r1")
     assert counts() == before
 
 
 def test_a_reversal_is_not_reversed(fees: JournalTransaction, cashier) -> None:
-    reversal = services.reverse(transaction=fees, user=cashier, reason="misdeal", idempotency_key="r1")
+    reversal = services.reverse(
+        transaction=fees, user=cashier, reason="misdeal", idempotency_key="r1"
+    ).transaction
     with pytest.raises(NotReversible):
         services.reverse(transaction=reversal, user=cashier, reason="undo", idempotency_key="r2")
 
@@ -192,7 +202,9 @@ def test_a_reversal_needs_a_reason(fees: JournalTransaction, cashier) -> None:
 
 
 def test_a_reversal_cannot_take_back_chips_already_gone(table: Table, alice: Player, cashier) -> None:
-    buy = services.buy_in(table=table, player=alice, amount=1_000, user=cashier, idempotency_key="in")
+    buy = services.buy_in(
+        table=table, player=alice, amount=1_000, user=cashier, idempotency_key="in"
+    ).transaction
     services.cash_out(table=table, player=alice, amount=600, user=cashier, idempotency_key="out")
     before = counts()
     with pytest.raises(InsufficientChips):

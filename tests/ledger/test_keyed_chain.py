@@ -64,7 +64,9 @@ def test_a_row_is_an_hmac_under_the_current_key(
 ) -> None:
     settings.LEDGER_KEYS, settings.LEDGER_KEY_ID = f"k1:{K1}", "k1"
     txn = JournalTransaction.objects.get(
-        pk=services.buy_in(table=table, player=alice, amount=100, user=cashier, idempotency_key="a").pk
+        pk=services.buy_in(
+            table=table, player=alice, amount=100, user=cashier, idempotency_key="a"
+        ).transaction.pk
     )
     assert txn.key_id == "k1"
     content = content_of(txn, "k1")
@@ -77,7 +79,9 @@ def test_a_row_is_an_hmac_under_the_current_key(
 
 
 def test_the_format_versions_do_not_pass_for_each_other(table: Table, alice: Player, cashier: Any) -> None:
-    txn = services.buy_in(table=table, player=alice, amount=100, user=cashier, idempotency_key="a")
+    txn = services.buy_in(
+        table=table, player=alice, amount=100, user=cashier, idempotency_key="a"
+    ).transaction
     keyed, unkeyed = content_of(txn, txn.key_id), content_of(txn, "")
     assert unkeyed["v"] == UNKEYED_VERSION
     assert "key_id" not in unkeyed
@@ -89,10 +93,14 @@ def test_the_format_versions_do_not_pass_for_each_other(table: Table, alice: Pla
 
 def test_rows_under_rotated_keys_all_verify(settings: Any, table: Table, alice: Player, cashier: Any) -> None:
     settings.LEDGER_KEYS, settings.LEDGER_KEY_ID = f"k1:{K1}", "k1"
-    first = services.buy_in(table=table, player=alice, amount=100, user=cashier, idempotency_key="a")
+    first = services.buy_in(
+        table=table, player=alice, amount=100, user=cashier, idempotency_key="a"
+    ).transaction
     # Rotation: the new key first, the old one kept, LEDGER_KEY_ID on the new one.
     settings.LEDGER_KEYS, settings.LEDGER_KEY_ID = f"k2:{K2},k1:{K1}", "k2"
-    second = services.buy_in(table=table, player=alice, amount=100, user=cashier, idempotency_key="b")
+    second = services.buy_in(
+        table=table, player=alice, amount=100, user=cashier, idempotency_key="b"
+    ).transaction
     assert (first.key_id, second.key_id) == ("k1", "k2")
     assert second.prev_hash == first.hash
     report = verify_ledger()
@@ -109,7 +117,9 @@ def test_the_development_key_is_not_trusted_once_real_keys_are_set(
     settings: Any, table: Table, alice: Player, cashier: Any
 ) -> None:
     settings.LEDGER_KEYS, settings.LEDGER_KEY_ID = "", ""
-    txn = services.buy_in(table=table, player=alice, amount=100, user=cashier, idempotency_key="a")
+    txn = services.buy_in(
+        table=table, player=alice, amount=100, user=cashier, idempotency_key="a"
+    ).transaction
     assert txn.key_id == DEV_KEY_ID
     assert verify_ledger().ok
     settings.LEDGER_KEYS = f"k1:{K1}"
@@ -119,7 +129,9 @@ def test_the_development_key_is_not_trusted_once_real_keys_are_set(
 @pytest.mark.tamper
 def test_an_unkeyed_row_after_keyed_ones_is_a_downgrade(table: Table, alice: Player, cashier: Any) -> None:
     services.buy_in(table=table, player=alice, amount=100, user=cashier, idempotency_key="a")
-    last = services.buy_in(table=table, player=alice, amount=100, user=cashier, idempotency_key="b")
+    last = services.buy_in(
+        table=table, player=alice, amount=100, user=cashier, idempotency_key="b"
+    ).transaction
     # The last row rewritten in format 1 (no key needed), its head moved along.
     content = content_of(last, "")
     new_hash = transaction_hash(content)
@@ -242,7 +254,7 @@ def test_the_settlements_input_digest_is_part_of_its_request(
         input_digest=digest,
     )
     assert again is not None
-    assert (again.pk, again.was_replayed) == (first.pk, True)
+    assert (again.transaction.pk, again.replayed) == (first.transaction.pk, True)
     with pytest.raises(IdempotencyConflict):  # the same lines read from another input
         services.award_pot(
             table=table,

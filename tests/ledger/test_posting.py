@@ -6,12 +6,15 @@ import datetime as dt
 from collections.abc import Iterator
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from ledger import selectors, services
 from ledger.errors import InsufficientChips, InvalidPosting
 from ledger.hashing import transaction_content, transaction_hash
 from ledger.keys import chain_keys
 from ledger.models import GENESIS_HASH, Account, AccountKind, ChainHead, Entry, JournalTransaction
+from ledger.services import locks as ledger_locks
 from ledger.shifts import Shift, ShiftCode
 from tables.models import Hand, Player, Table
 
@@ -32,7 +35,10 @@ def entries_of(txn: JournalTransaction) -> list[tuple[int, int]]:
 
 
 def test_buy_in_moves_chips_from_the_cage_to_the_player(table: Table, alice: Player, cashier, keys) -> None:
-    txn = services.buy_in(table=table, player=alice, amount=20_000, user=cashier, idempotency_key=next(keys))
+    posted = services.buy_in(
+        table=table, player=alice, amount=20_000, user=cashier, idempotency_key=next(keys)
+    )
+    txn = posted.transaction
 
     chips = services.player_account(table=table, player=alice)
     cage = services.cage_account(table=table)
@@ -42,12 +48,14 @@ def test_buy_in_moves_chips_from_the_cage_to_the_player(table: Table, alice: Pla
     assert entries_of(txn) == [(cage.pk, -20_000), (chips.pk, 20_000)]
     assert selectors.player_chips(table=table, player=alice) == 20_000
     assert selectors.cage_position(table=table) == -20_000
-    assert not txn.was_replayed
+    assert not posted.replayed
 
 
 def test_rebuy_is_booked_as_a_rebuy(table: Table, alice: Player, cashier, keys) -> None:
     services.buy_in(table=table, player=alice, amount=2_000, user=cashier, idempotency_key=next(keys))
-    txn = services.rebuy(table=table, player=alice, amount=1_000, user=cashier, idempotency_key=next(keys))
+    txn = services.rebuy(
+        table=table, player=alice, amount=1_000, user=cashier, idempotency_key=next(keys)
+    ).transaction
     assert txn.kind == JournalTransaction.Kind.REBUY
     assert selectors.player_chips(table=table, player=alice) == 3_000
 
@@ -58,7 +66,7 @@ def test_partial_and_whole_cash_out(table: Table, alice: Player, cashier, keys) 
     services.cash_out(table=table, player=alice, amount=2_500, user=cashier, idempotency_key=next(keys))
     assert selectors.player_chips(table=table, player=alice) == 7_500
 
-    whole = services.cash_out(table=table, player=alice, user=cashier, idempotency_key=next(keys))
+    whole = services.cash_out(table=table, player=alice, user=cashier, idempotency_key=next(keys)).transaction
     assert entries_of(whole)[0][1] == -7_500
     assert selectors.player_chips(table=table, player=alice) == 0
     assert selectors.cage_position(table=table) == 0
@@ -105,7 +113,7 @@ def test_table_change_moves_chips_on_the_room_chain(
         amount=3_000,
         user=cashier,
         idempotency_key=next(keys),
-    )
+    ).transaction
     assert txn.table is None
     assert txn.chain == "room"
     assert selectors.player_chips(table=table, player=alice) == 2_000
@@ -236,7 +244,7 @@ def test_a_player_never_goes_below_zero_even_in_the_middle_of_a_posting(
 def test_fees_of_a_hand_are_one_transaction_into_the_shift_house_account(
     funded: dict[str, Account], table: Table, hand: Hand, alice: Player, bob: Player, cashier
 ) -> None:
-    txn = services.collect_fees(
+    posted = services.collect_fees(
         table=table,
         shift=SHIFT,
         hand=hand,
@@ -244,7 +252,8 @@ def test_fees_of_a_hand_are_one_transaction_into_the_shift_house_account(
         user=cashier,
         idempotency_key=f"hand:{hand.pk}:fees",
     )
-    assert txn is not None
+    assert posted is not None
+    txn = posted.transaction
     house = services.house_account(table=table, shift=SHIFT)
     assert txn.kind == JournalTransaction.Kind.FEE
     assert txn.hand == hand
@@ -308,14 +317,15 @@ def test_payments_are_posted_in_order_as_one_transaction(
     funded: dict[str, Account], table: Table, hand: Hand, alice: Player, bob: Player, carol: Player, cashier
 ) -> None:
     # Carol starts with nothing: she can pay Bob only after Alice has paid her.
-    txn = services.post_payments(
+    posted = services.post_payments(
         table=table,
         hand=hand,
         payments=[(alice, carol, 400), (carol, bob, 300), (bob, alice, 0)],
         user=cashier,
         idempotency_key=f"hand:{hand.pk}:settle",
     )
-    assert txn is not None
+    assert posted is not None
+    txn = posted.transaction
     carol_chips = services.player_account(table=table, player=carol)
     assert txn.kind == JournalTransaction.Kind.SETTLEMENT_PAYMENT
     assert entries_of(txn) == [
@@ -325,6 +335,26 @@ def test_payments_are_posted_in_order_as_one_transaction(
         (funded["bob"].pk, 300),
     ]
     assert selectors.table_chips(table=table) == {alice.pk: 600, bob.pk: 1_300, carol.pk: 100}
+
+
+@pytest.mark.postgres
+def test_a_postings_floor_rows_are_locked_table_first_in_as_few_round_trips_as_the_driver_allows(
+    funded: dict[str, Account], table: Table, hand: Hand, alice: Player, bob: Player, cashier
+) -> None:
+    """The table, the hand and the players, each FOR KEY SHARE by the kernel's statement, in that
+    order: one execute() where psycopg binds client side (DATABASE_PREPARED_STATEMENTS=0), one each
+    with server-side binding (the default, which can't carry several statements)."""
+    with CaptureQueriesContext(connection) as queries:
+        services.post_payments(
+            table=table, hand=hand, payments=[(alice, bob, 100)], user=cashier, idempotency_key="one-trip"
+        )
+    locking = [query["sql"] for query in queries.captured_queries if "FOR KEY SHARE" in query["sql"]]
+    assert len(locking) == (1 if ledger_locks._client_side_binding() else 3)
+    sent = "\n".join(locking)
+    assert sent.count("FOR KEY SHARE") == 3
+    quote = connection.ops.quote_name
+    order = [sent.index(f"FROM {quote(model._meta.db_table)}") for model in (Table, Hand, Player)]
+    assert order == sorted(order)
 
 
 def test_payments_out_of_order_are_refused_whole(
@@ -360,7 +390,7 @@ def test_payments_refuse_self_payment_and_negative_amounts(
 def test_pot_award_clears_the_hand_pot(
     funded: dict[str, Account], table: Table, hand: Hand, alice: Player, bob: Player, cashier
 ) -> None:
-    txn = services.award_pot(
+    posted = services.award_pot(
         table=table,
         hand=hand,
         put_ins=[(alice, 300), (bob, 500)],
@@ -368,7 +398,8 @@ def test_pot_award_clears_the_hand_pot(
         user=cashier,
         idempotency_key=f"hand:{hand.pk}:settle",
     )
-    assert txn is not None
+    assert posted is not None
+    txn = posted.transaction
     assert txn.kind == JournalTransaction.Kind.POT_AWARD
     assert selectors.hand_pot(hand=hand) == 0
     assert selectors.table_chips(table=table) == {alice.pk: 1_300, bob.pk: 700}
@@ -417,11 +448,15 @@ def test_a_pot_that_does_not_clear_is_refused(
 def test_each_table_has_its_own_hash_chain(
     table: Table, other_table: Table, alice: Player, bob: Player, cashier, keys
 ) -> None:
-    first = services.buy_in(table=table, player=alice, amount=100, user=cashier, idempotency_key=next(keys))
+    first = services.buy_in(
+        table=table, player=alice, amount=100, user=cashier, idempotency_key=next(keys)
+    ).transaction
     elsewhere = services.buy_in(
         table=other_table, player=bob, amount=100, user=cashier, idempotency_key=next(keys)
-    )
-    second = services.buy_in(table=table, player=bob, amount=100, user=cashier, idempotency_key=next(keys))
+    ).transaction
+    second = services.buy_in(
+        table=table, player=bob, amount=100, user=cashier, idempotency_key=next(keys)
+    ).transaction
 
     assert (first.chain, first.sequence, first.prev_hash) == (f"table:{table.pk}", 1, GENESIS_HASH)
     assert (elsewhere.chain, elsewhere.sequence, elsewhere.prev_hash) == (
@@ -435,7 +470,9 @@ def test_each_table_has_its_own_hash_chain(
 
 
 def test_the_hash_covers_the_entries(table: Table, alice: Player, cashier) -> None:
-    txn = services.buy_in(table=table, player=alice, amount=100, user=cashier, idempotency_key="h")
+    txn = services.buy_in(
+        table=table, player=alice, amount=100, user=cashier, idempotency_key="h"
+    ).transaction
     stored = JournalTransaction.objects.get(pk=txn.pk)
     lines = [(e.line, e.account_id, e.amount) for e in stored.entries.all()]
 

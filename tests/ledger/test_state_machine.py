@@ -73,9 +73,10 @@ class LedgerMachine(RuleBasedStateMachine):
                 call(**kwargs)
             assert JournalTransaction.objects.count() == count
             return False
-        txn = call(**kwargs)
-        assert txn is not None
-        assert not txn.was_replayed
+        posted = call(**kwargs)
+        assert posted is not None
+        assert not posted.replayed
+        txn = posted.transaction
         for account, amount in legs:
             self.model[account] += amount
         self.posted.append((txn, legs))
@@ -183,8 +184,8 @@ class LedgerMachine(RuleBasedStateMachine):
         call, kwargs, first_pk = self.last_call
         count = JournalTransaction.objects.count()
         again = call(**kwargs)
-        assert again.pk == first_pk
-        assert again.was_replayed
+        assert again.transaction.pk == first_pk
+        assert again.replayed
         assert JournalTransaction.objects.count() == count
 
     # --- invariants ---------------------------------------------------------------------------------

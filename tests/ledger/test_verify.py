@@ -43,12 +43,14 @@ def book(
     )
     assert fees is not None
     assert settle is not None
-    reversal = services.reverse(transaction=fees, user=cashier, reason="misdeal", idempotency_key="fees-back")
+    reversal = services.reverse(
+        transaction=fees.transaction, user=cashier, reason="misdeal", idempotency_key="fees-back"
+    ).transaction
     services.cash_out(table=table, player=alice, amount=3_000, user=cashier, idempotency_key="a-out")
     # As at COMMIT: PostgreSQL's deferred checks run now, so the tampering below happens to a
     # committed-like ledger (and ALTER TABLE finds no pending trigger events).
     run_deferred_checks()
-    return {"fees": fees, "settle": settle, "reversal": reversal}
+    return {"fees": fees.transaction, "settle": settle.transaction, "reversal": reversal}
 
 
 def run_deferred_checks() -> None:

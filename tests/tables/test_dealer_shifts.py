@@ -37,7 +37,7 @@ def test_a_dealer_clocks_in_and_runs_that_tables_hands_only(
     with pytest.raises(errors.NotYourTable, match="nobody is clocked in there") as refused:
         hand_flow.start_hand(table=here, by=dealer)
     assert (refused.value.status, refused.value.code) == (403, "not_clocked_in")
-    down = services.clock_in(table=here, dealer=dealer, by=dealer)
+    down = services.clock_in(table=here, dealer=dealer, by=dealer).shift
     assert (down.table, down.dealer, down.clocked_in_by, down.is_open) == (here, dealer, dealer, True)
     hand = hand_flow.start_hand(table=here, by=dealer)
     assert (hand.dealer, hand.dealer_shift) == (dealer, down)
@@ -55,10 +55,11 @@ def test_clocking_in_again_is_the_same_down_and_elsewhere_ends_it(
 ) -> None:
     one, two = make_table(), make_table()
     dealer = users["dealer"]
-    first = services.clock_in(table=one, dealer=dealer, by=dealer)
+    clocked = services.clock_in(table=one, dealer=dealer, by=dealer)
     again = services.clock_in(table=one, dealer=dealer, by=dealer)
-    assert (again.pk, again.was_replayed) == (first.pk, True)
-    moved = services.clock_in(table=two, dealer=dealer, by=dealer)
+    assert (clocked.replayed, again.shift.pk, again.replayed) == (False, clocked.shift.pk, True)
+    first = clocked.shift
+    moved = services.clock_in(table=two, dealer=dealer, by=dealer).shift
     first.refresh_from_db()
     assert (first.clocked_out_by, first.is_open, moved.is_open) == (dealer, False, True)
     assert services.dealer_on_duty(one) is None
@@ -69,12 +70,12 @@ def test_the_floor_assigns_a_dealer_and_a_dealer_assigns_nobody(
     make_table: MakeTable, users: dict[str, Any], second_dealer: Any
 ) -> None:
     table = make_table()
-    mine = services.clock_in(table=table, dealer=users["dealer"], by=users["dealer"])
+    mine = services.clock_in(table=table, dealer=users["dealer"], by=users["dealer"]).shift
     with pytest.raises(errors.NotYourTable, match="only themself"):
         services.clock_in(table=table, dealer=users["dealer"], by=second_dealer)
     with pytest.raises(errors.NotYourTable):
         services.clock_out(table=table, by=second_dealer)
-    assigned = services.clock_in(table=table, dealer=second_dealer, by=users["floor"])
+    assigned = services.clock_in(table=table, dealer=second_dealer, by=users["floor"]).shift
     mine.refresh_from_db()
     assert (mine.clocked_out_by, assigned.dealer, assigned.clocked_in_by) == (
         users["floor"],

@@ -16,8 +16,9 @@ from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from tables import services
 from tables import services as floor_services
-from tables.models import ChipMovement, Hand, IdempotentRequest, Player, Table
+from tables.models import ChipMovement, Hand, Player, Table
 from tests.web.terminal_client import fees_shown
+from web.models import IdempotentRequest
 
 _keys = (f"test-key-{n:08d}" for n in itertools.count())
 

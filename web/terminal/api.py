@@ -242,8 +242,9 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
         data = _input(ClockInSerializer, request)
         dealer = _dealer(request.user.pk or 0 if data.get("dealer") is None else data["dealer"])
         down = floor.clock_in(table=table, dealer=dealer, by=request.user)
-        code = status.HTTP_200_OK if down.was_replayed else status.HTTP_201_CREATED
-        return Response(DealerShiftSerializer(down).data, status=code)
+        code = status.HTTP_200_OK if down.replayed else status.HTTP_201_CREATED
+        body = DealerShiftSerializer(down.shift, context={"replayed": down.replayed}).data
+        return Response(body, status=code)
 
     @extend_schema(
         request=None,

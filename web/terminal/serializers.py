@@ -540,6 +540,15 @@ class ClockInSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
+class _ContextFlag(serializers.BooleanField):
+    """A boolean the view gives in the serializer's context under the field's name (False when
+    absent), not an attribute of the instance; in the schema, a plain boolean."""
+
+    def get_attribute(self, instance: Any) -> bool:
+        assert self.field_name is not None  # bound to its serializer
+        return bool(self.context.get(self.field_name, False))
+
+
 class DealerShiftSerializer(serializers.Serializer[DealerShift]):
     """A dealer's down at a table."""
 
@@ -548,7 +557,8 @@ class DealerShiftSerializer(serializers.Serializer[DealerShift]):
     dealer = serializers.CharField(source="dealer.username")
     clocked_in_at = serializers.DateTimeField()
     clocked_out_at = serializers.DateTimeField(allow_null=True)
-    replayed = serializers.BooleanField(source="was_replayed")
+    # Clocked in there already: the clock-in gives tables.services.ClockedIn's ``replayed``.
+    replayed = _ContextFlag()
 
 
 class DeclareSweepSerializer(serializers.Serializer[dict[str, Any]]):

@@ -326,7 +326,7 @@ class ClockView(RunHandMixin, View):
                         return _after_refusal(
                             request, table, Refusal("Pick the dealer to clock in."), redirect=True
                         )
-                down = floor.clock_in(table=table, dealer=dealer, by=request.user)
+                down = floor.clock_in(table=table, dealer=dealer, by=request.user).shift
                 notice = f"{down.dealer.get_username()} is clocked in at table {table.number}."
             else:
                 return _after_refusal(request, table, Refusal("Clock in or out?"), redirect=True)

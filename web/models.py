@@ -1,4 +1,10 @@
-"""The API writes made under an ``Idempotency-Key``, with the responses they got."""
+"""The web's one model: the API writes made under an ``Idempotency-Key``, with the responses they
+got (:mod:`web.idempotency` writes and purges them).
+
+It was the floor's (``tables.IdempotentRequest``) and kept its table, ``tables_idempotentrequest``:
+the move was a change of Django's migration state only (``tables`` migration 0008, ``web`` 0001),
+no table was created, renamed or dropped.
+"""
 
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ class IdempotentRequest(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
+        db_table = "tables_idempotentrequest"  # the table it had as the floor's model
         ordering = ("-created_at",)
 
     def __str__(self) -> str:

@@ -1,6 +1,6 @@
-"""The API's replay records expire (handflow.replays.purge_expired, the daily
-``tables.purge_idempotency_keys`` job); the money they guarded stays exactly-once through the
-ledger's own keys."""
+"""The API's replay records expire (web.idempotency.purge_expired, the daily
+``tables.purge_idempotency_keys`` job, web.tasks); the money they guarded stays exactly-once through
+the ledger's own keys."""
 
 from __future__ import annotations
 
@@ -9,14 +9,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from celery import current_app
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from handflow import replays as idempotency
-from handflow.tasks import purge_idempotency_keys
+from backoffice.schedules import SCHEDULES
 from ledger.models import JournalTransaction
-from tables.models import ChipMovement, IdempotentRequest, Player, Table
+from tables.models import ChipMovement, Player, Table
+from web import idempotency
+from web.models import IdempotentRequest
+from web.tasks import purge_idempotency_keys
 
 NOW = datetime.datetime(2026, 11, 25, 12, 0, tzinfo=datetime.UTC)
 
@@ -78,6 +81,15 @@ def test_the_daily_task_purges(settings: Any) -> None:
     assert purge_idempotency_keys.delay().get() == 1
     assert purge_idempotency_keys.delay().get() == 0
     assert not IdempotentRequest.objects.exists()
+
+
+def test_the_task_keeps_the_name_beat_schedules_it_by(db: None) -> None:
+    # A worker imports every app's tasks.py (autodiscover); the name beat's rows and queued
+    # messages carry is the web's task, the one name it has had since it was the floor's.
+    current_app.loader.import_default_modules()
+    assert purge_idempotency_keys.name == "tables.purge_idempotency_keys"
+    assert current_app.tasks["tables.purge_idempotency_keys"].run.__module__ == "web.tasks"
+    assert "tables.purge_idempotency_keys" in {schedule.task for schedule in SCHEDULES}
 
 
 def test_a_buy_in_retried_after_the_purge_is_not_posted_twice(
