@@ -197,25 +197,53 @@ def metered(server: Server, monitor: Monitor) -> Iterator[list[Use]]:
 # --- The room --------------------------------------------------------------------------------------------
 
 
-def set_up_room(tables: int) -> tuple[list[TableSetup], str]:
-    """bench_terminal's floor of ``tables`` tables, and the session of a floor manager."""
+FLOOR_MANAGER_NAME = "bench-floor-manager"
+
+
+def session_for(username: str) -> str:
+    """A new logged-in session of the user ``username`` (as the login page makes one)."""
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-    from django.contrib.auth.models import Group
     from django.contrib.sessions.backends.db import SessionStore
+
+    user = get_user_model().objects.get(username=username)
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    assert session.session_key is not None
+    return session.session_key
+
+
+def set_up_room(tables: int) -> tuple[list[TableSetup], str]:
+    """bench_terminal's floor of ``tables`` tables, and the session of a floor manager."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
 
     from tables.roles import FLOOR_MANAGER
 
     setups = bench_terminal.set_up_floor(tables)
-    manager = get_user_model().objects.create_user(username="bench-floor-manager", password=None)
+    manager = get_user_model().objects.create_user(username=FLOOR_MANAGER_NAME, password=None)
     manager.groups.add(Group.objects.get(name=FLOOR_MANAGER))
-    session = SessionStore()
-    session[SESSION_KEY] = str(manager.pk)
-    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-    session[HASH_SESSION_KEY] = manager.get_session_auth_hash()
-    session.create()
-    assert session.session_key is not None
-    return setups, session.session_key
+    return setups, session_for(FLOOR_MANAGER_NAME)
+
+
+def reuse_room(tables: int) -> tuple[list[TableSetup], str]:
+    """The room a run with ``--keep`` left (every hand settled there): its first ``tables`` tables,
+    each dealer and the floor manager logged in again."""
+    from django.middleware.csrf import _get_new_csrf_string
+
+    from tables.models import Table
+
+    csrf = _get_new_csrf_string()
+    setups = [
+        TableSetup(table.number, table.game.slug, session_for(f"bench-dealer-{table.number}"), csrf)
+        for table in Table.objects.filter(number__lte=tables).select_related("game").order_by("number")
+    ]
+    if len(setups) < tables:
+        raise SystemExit(f"--reuse: the kept database has {len(setups)} tables, not {tables}")
+    return setups, session_for(FLOOR_MANAGER_NAME)
 
 
 def dealer_think(rng: random.Random, play: float, confirm_after: float) -> Callable[[str], None]:
@@ -480,11 +508,15 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    parser.add_argument(
+        "--reuse", action="store_true", help="play in the room a run with --keep left (no set-up)"
+    )
     args = parser.parse_args(argv[1:])
     if args.tables < 1 or args.rate <= 0 or args.duration <= 0 or args.headroom < 0:
         parser.error("--tables, --rate and --duration must be positive, --headroom not negative")
 
-    recreate(args.pg, args.pg_db)
+    if not args.reuse:
+        recreate(args.pg, args.pg_db)
     os.environ.update(
         {
             "DATABASE_URL": f"{args.pg}/{args.pg_db}",
@@ -514,10 +546,17 @@ def main(argv: list[str]) -> int:
         from django.db import connections
 
         started = time.perf_counter()
-        call_command("migrate", verbosity=0)
-        setups, floor_session = set_up_room(args.tables)
+        from tables.models import Hand, HandStatus
+
+        if args.reuse:
+            setups, floor_session = reuse_room(args.tables)
+        else:
+            call_command("migrate", verbosity=0)
+            setups, floor_session = set_up_room(args.tables)
+        settled_before = Hand.objects.filter(status=HandStatus.SETTLED).count()
         connections.close_all()  # only the server's connections count
-        print(f"set up {args.tables} tables in {time.perf_counter() - started:.0f} s", flush=True)
+        made = "reused" if args.reuse else "set up"
+        print(f"{made} {args.tables} tables in {time.perf_counter() - started:.0f} s", flush=True)
         server = start_server(
             os.environ,
             log=scratch / "server.log",
@@ -532,8 +571,7 @@ def main(argv: list[str]) -> int:
             f"room: {args.tables} terminals ({holdem} hold'em, {args.tables - holdem} Chinese poker), "
             f"{args.rate:g} hands/s asked (a hand every {args.tables / args.rate:.0f} s a table), "
             f"{args.floor_screens} floor screens every {args.floor_every:g} s; gunicorn -c "
-            f"deploy/gunicorn.conf.py, {len(server.workers())} {args.worker_class or 'default'} workers"
-            f"{f' x {args.threads} threads' if args.threads else ''}; {os.cpu_count()} CPUs, load average "
+            f"deploy/gunicorn.conf.py, {server.describe()}; {os.cpu_count()} CPUs, load average "
             f"{os.getloadavg()[0]:.2f}",
             flush=True,
         )
@@ -574,7 +612,7 @@ def main(argv: list[str]) -> int:
     played = len(taps.latencies.get("confirm", [])) + (
         len(headroom[0].latencies.get("confirm", [])) if headroom is not None else 0
     )
-    ok = report.ok and not problems and in_progress == 0 and settled == played
+    ok = report.ok and not problems and in_progress == 0 and settled - settled_before == played
     return 0 if ok else 1
 
 

@@ -42,6 +42,7 @@ import json
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -466,7 +467,7 @@ def main(argv: list[str]) -> int:
         print(
             f"{args.tables} tables ({sum(s.game == 'holdem' for s in setups)} hold'em, "
             f"{sum(s.game != 'holdem' for s in setups)} Chinese poker); gunicorn -c deploy/gunicorn.conf.py: "
-            f"{len(server.workers())} {args.worker_class or 'default'} workers; one terminal per table",
+            f"{server.describe()}; one terminal per table",
             flush=True,
         )
         warm, _ = run_terminals(port, session, csrf, setups, 2, None)  # imports, connections, caches
@@ -486,6 +487,7 @@ def main(argv: list[str]) -> int:
     finally:
         if server is not None:
             server.stop()
+        shutil.rmtree(log.parent, ignore_errors=True)
 
     report, settled_in_db, in_progress = check_books()
     tps = pgbench_tps(args.pg, clients=10, seconds=args.pgbench_seconds)

@@ -334,7 +334,7 @@ def main(argv: list[str]) -> int:
         print(
             f"{args.tables} tables ({sum(s.game == 'holdem' for s in setups)} hold'em, "
             f"{sum(s.game != 'holdem' for s in setups)} Chinese poker) on {args.db}; gunicorn -c "
-            f"deploy/gunicorn.conf.py: {len(server.workers())} {args.worker_class or 'default'} workers; "
+            f"deploy/gunicorn.conf.py: {server.describe()}; "
             f"one terminal per table, {args.rate:g} hands/s in all; a hand in "
             f"{args.refresh_every or 'no'} redraws the next-hand panel, a hand in "
             f"{args.reread_every or 'no'} is read twice",

@@ -91,6 +91,15 @@ class Server:
     process: subprocess.Popen[bytes]
     port: int
     log: Path
+    config: dict[str, str]
+    """The configuration's resolved settings (``--print-config``): worker_class, workers, threads..."""
+
+    def describe(self) -> str:
+        """E.g. ``2 gthread workers x 4 threads``."""
+        threads = (
+            f" x {self.config['threads']} threads" if self.config.get("worker_class") == "gthread" else ""
+        )
+        return f"{self.config.get('workers')} {self.config.get('worker_class')} workers{threads}"
 
     @property
     def master(self) -> int:
@@ -173,12 +182,22 @@ def start(
         if value is not None:
             env[name] = str(value)
     gunicorn = str(Path(sys.executable).with_name(SERVE_COMMAND[0]))
+    printed = subprocess.run(
+        [gunicorn, *SERVE_COMMAND[1:], "--print-config"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    if printed.returncode != 0:
+        raise RuntimeError(f"the configuration does not load:\n{printed.stdout}{printed.stderr}")
+    config = {}
+    for line in printed.stdout.splitlines():
+        name, sep, value = line.partition(" = ")
+        if sep:
+            config[name.strip()] = value.strip()
     output = log.open("wb")
     process = subprocess.Popen(
         [gunicorn, *SERVE_COMMAND[1:]], cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
     )
     output.close()
-    server = Server(process, port, log)
+    server = Server(process, port, log, config)
     deadline = time.monotonic() + wait
     status, body = 0, b""
     while time.monotonic() < deadline:

@@ -180,6 +180,9 @@ def _database(name: str, url: str, *, pooled: bool = False) -> dict[str, Any]:
             "max_size": DATABASE_POOL_MAX,
             "timeout": DATABASE_POOL_TIMEOUT,
         }
+        # A pooled connection is checked (an empty statement) before a request gets it: after
+        # PostgreSQL restarts, the pool's connections are dead, and the first tap on each would fail.
+        db["CONN_HEALTH_CHECKS"] = True
     return db
 
 
@@ -360,6 +363,8 @@ LOGGING = {
         "console": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "line"},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # psycopg's pool logs every connection lent and returned at INFO: two lines a request.
+    "loggers": {"psycopg.pool": {"level": "WARNING"}},
 }
 
 # --- The production server: request ids, the health endpoint (docs/deployment.md) ------------------

@@ -5,10 +5,10 @@ Everything comes from the environment, with defaults sized for a small server of
 value stops gunicorn at start with the variable's name.
 
     HOST, PORT           where to listen (127.0.0.1:8000: a reverse proxy in front terminates TLS)
-    WORKER_CLASS         sync (default) or gthread (docs/decisions.md, "Gunicorn: sync workers")
-    WORKERS              processes (default: 2 x CPUs + 1 for sync, the CPUs for gthread; 5 on 2 cores;
-                         WEB_CONCURRENCY is read too)
-    THREADS              threads per process (1 for sync; default 4 for gthread)
+    WORKER_CLASS         gthread (default) or sync (docs/decisions.md, "Gunicorn: gthread workers")
+    WORKERS              processes (default: the CPUs for gthread, 2 on 2 cores; 2 x CPUs + 1 for
+                         sync; WEB_CONCURRENCY is read too)
+    THREADS              threads per process (default 4 for gthread; 1 for sync)
     DATABASE_POOL_MAX    connections each process's pool holds at most (default: THREADS, one per
                          request a process can serve at once; 0: no pool, e.g. behind PgBouncer)
     TIMEOUT              a worker silent this many seconds is killed and replaced (30)
@@ -62,7 +62,7 @@ wsgi_app = "casino.wsgi:application"
 
 bind = [f"{os.environ.get('HOST', '127.0.0.1')}:{_int('PORT', 8000, 1)}"]
 
-worker_class = os.environ.get("WORKER_CLASS", "sync").strip() or "sync"
+worker_class = os.environ.get("WORKER_CLASS", "gthread").strip() or "gthread"
 if worker_class not in _WORKER_CLASSES:
     raise SystemExit(f"WORKER_CLASS={worker_class!r} is not one of {', '.join(_WORKER_CLASSES)}")
 threads = 1 if worker_class == "sync" else _int("THREADS", 4, 1)

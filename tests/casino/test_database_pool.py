@@ -57,6 +57,7 @@ def test_pool_sized_from_the_environment() -> None:
     default, owner = databases(env)
     assert default["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 6, "timeout": 4}  # type: ignore[index]
     assert default["CONN_MAX_AGE"] == 0
+    assert default["CONN_HEALTH_CHECKS"] is True  # each connection checked before a request gets it
     # DATABASE_OWNER_URL unset: the owner is the app's login, the same settings (migrate switches nothing).
     assert owner["OPTIONS"] == default["OPTIONS"]
 

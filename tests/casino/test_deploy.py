@@ -114,9 +114,9 @@ def test_the_app_failing_to_load_fails_the_check() -> None:
 def test_defaults_are_sized_from_the_cpus() -> None:
     settings = print_config({})
     cpus = len(os.sched_getaffinity(0))
-    assert settings["worker_class"] == "sync"
-    assert settings["workers"] == str(2 * cpus + 1)
-    assert settings["threads"] == "1"
+    assert settings["worker_class"] == "gthread"
+    assert settings["workers"] == str(cpus)
+    assert settings["threads"] == "4"
     assert settings["bind"] == "['127.0.0.1:8000']"
     assert settings["wsgi_app"] == "casino.wsgi:application"
     assert settings["chdir"] == str(ROOT)
@@ -124,11 +124,16 @@ def test_defaults_are_sized_from_the_cpus() -> None:
 
 
 def test_the_environment_sets_the_server() -> None:
-    settings = print_config(
-        {"HOST": "0.0.0.0", "PORT": "9001", "WORKER_CLASS": "gthread", "WORKERS": "3", "THREADS": "6"}
-    )
+    settings = print_config({"HOST": "0.0.0.0", "PORT": "9001", "WORKERS": "3", "THREADS": "6"})
     assert settings["bind"] == "['0.0.0.0:9001']"
     assert (settings["worker_class"], settings["workers"], settings["threads"]) == ("gthread", "3", "6")
+    settings = print_config({"WORKER_CLASS": "sync"})
+    cpus = len(os.sched_getaffinity(0))
+    assert (settings["worker_class"], settings["workers"], settings["threads"]) == (
+        "sync",
+        str(2 * cpus + 1),
+        "1",
+    )
 
 
 @pytest.mark.parametrize(
@@ -137,7 +142,8 @@ def test_the_environment_sets_the_server() -> None:
         ({"WORKER_CLASS": "gevent"}, "WORKER_CLASS='gevent' is not one of sync, gthread"),
         ({"WORKERS": "many"}, "WORKERS='many' is not an integer"),
         ({"WORKERS": "0"}, "WORKERS=0 must be at least 1"),
-        ({"THREADS": "4"}, "THREADS > 1 needs WORKER_CLASS=gthread"),
+        ({"WORKER_CLASS": "sync", "THREADS": "4"}, "THREADS > 1 needs WORKER_CLASS=gthread"),
+        ({"THREADS": "0"}, "THREADS=0 must be at least 1"),
         ({"PORT": "http"}, "PORT='http' is not an integer"),
     ],
 )
@@ -160,10 +166,9 @@ def test_the_pool_is_sized_to_the_threads_unless_set() -> None:
         f"import runpy, os; runpy.run_path({str(CONFIG)!r}); import django; django.setup(); {code}",
     ]
     env = url | {"DJANGO_SETTINGS_MODULE": "casino.settings"}
-    assert run(
-        [sys.executable, *probe], env | {"WORKER_CLASS": "gthread", "THREADS": "6"}
-    ).stdout.split() == ["6"]
-    assert run([sys.executable, *probe], env).stdout.split() == ["1"]
+    assert run([sys.executable, *probe], env | {"THREADS": "6"}).stdout.split() == ["6"]
+    assert run([sys.executable, *probe], env).stdout.split() == ["4"]
+    assert run([sys.executable, *probe], env | {"WORKER_CLASS": "sync"}).stdout.split() == ["1"]
     assert run([sys.executable, *probe], env | {"DATABASE_POOL_MAX": "0"}).stdout.split() == ["None"]
 
 

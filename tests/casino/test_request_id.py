@@ -151,7 +151,8 @@ def test_the_logging_settings_put_the_id_on_each_line() -> None:
             "manage.py",
             "shell",
             "-c",
-            "import logging; logging.getLogger('casino.check').warning('from a command')",
+            "import logging; logging.getLogger('casino.check').warning('from a command'); "
+            "logging.getLogger('psycopg.pool').info('connection given by pool')",
         ],
         cwd=ROOT,
         env=env,
