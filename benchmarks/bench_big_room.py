@@ -43,6 +43,8 @@ What it does:
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import os
 import random
 import sys
@@ -104,6 +106,11 @@ def summary(values: list[float]) -> tuple[int, float, float, float, float]:
     if not values:
         return 0, 0.0, 0.0, 0.0, 0.0
     return len(values), ms(values, 0.5), ms(values, 0.95), ms(values, 0.99), 1000 * max(values)
+
+
+def bench_key(purpose: str) -> str:
+    """A 32-byte key for the scratch database's ledger, base64 (fixed: a benchmark's, not a secret)."""
+    return base64.b64encode(hashlib.sha256(f"bench_big_room {purpose}".encode()).digest()).decode()
 
 
 def verdict(met: bool) -> str:
@@ -527,6 +534,11 @@ def main(argv: list[str]) -> int:
             "LOG_LEVEL": "ERROR",
             "ACCESS_LOG": "off",
             "DJANGO_SETTINGS_MODULE": "casino.settings",
+            # DEBUG=0 refuses the public development ledger keys. The benchmark's own, the same in
+            # every run, so that --reuse verifies the chain an earlier run keyed.
+            "LEDGER_KEYS": "bench:" + bench_key("chain"),
+            "LEDGER_KEY_ID": "bench",
+            "LEDGER_ANCHOR_SIGNING_KEY": "bench:" + bench_key("anchor"),
         }
     )
     for name in ("CONN_MAX_AGE", "DATABASE_POOL_MAX", "DATABASE_OWNER_URL", "CELERY_BROKER_URL"):

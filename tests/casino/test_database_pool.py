@@ -27,7 +27,7 @@ def run_python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[st
     return subprocess.run(
         [sys.executable, "-c", f"import django; django.setup(); {code}"],
         cwd=ROOT,
-        env={**base, "DJANGO_SETTINGS_MODULE": "casino.settings", **env},
+        env={**base, "DJANGO_SETTINGS_MODULE": "casino.settings", "DEBUG": "1", **env},
         capture_output=True,
         text=True,
         timeout=120,

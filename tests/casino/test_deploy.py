@@ -57,8 +57,9 @@ def clean_base() -> dict[str, str]:
 
 
 def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``args`` with ``env`` over a clean environment (development settings unless ``env`` sets DEBUG)."""
     return subprocess.run(
-        args, cwd=ROOT, env={**clean_base(), **env}, capture_output=True, text=True, timeout=120
+        args, cwd=ROOT, env={**clean_base(), "DEBUG": "1", **env}, capture_output=True, text=True, timeout=120
     )
 
 

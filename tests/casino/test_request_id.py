@@ -144,7 +144,7 @@ def test_every_response_of_the_site_carries_one() -> None:
 
 def test_the_logging_settings_put_the_id_on_each_line() -> None:
     """settings.LOGGING: outside a request the line says ``[-]``."""
-    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "LOG_LEVEL"}}
+    env = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "LOG_LEVEL"}} | {"DEBUG": "1"}
     result = subprocess.run(
         [
             sys.executable,
