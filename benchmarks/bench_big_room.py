@@ -47,6 +47,7 @@ import base64
 import hashlib
 import os
 import random
+import shutil
 import sys
 import tempfile
 import threading
@@ -605,6 +606,7 @@ def main(argv: list[str]) -> int:
             monitor.stop()
         if server is not None:
             server.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
 
     report, settled, in_progress = check_books()
     if not args.keep:
