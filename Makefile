@@ -17,7 +17,7 @@ PYTEST_ARGS ?=
 DEV := DEBUG=1
 SETUP_DEBUG := DEBUG=$(if $(DEBUG),$(DEBUG),1)
 
-.PHONY: install run serve setup demo test lint typecheck bench clean
+.PHONY: install run serve serve-prod setup demo test lint typecheck bench clean
 
 $(STAMP): requirements.lock
 	@test -n "$(PYTHON)" || { echo "Python 3.12 is required (python3.12 not found)"; exit 1; }
@@ -42,6 +42,14 @@ run: demo serve
 
 serve: install
 	$(DEV) $(PY) manage.py runserver $(HOST):$(PORT)
+
+# Production: the static files collected (with DEBUG=0 the pages name them through the manifest
+# this writes; WhiteNoise serves them), then gunicorn with deploy/gunicorn.conf.py, which reads
+# WORKER_CLASS, WORKERS, THREADS, DATABASE_POOL_MAX... from the environment (docs/deployment.md).
+# Needs the production settings (README, "Production server"). The benchmarks run the same command.
+serve-prod: install
+	$(PY) manage.py collectstatic --noinput --verbosity 0
+	HOST=$(HOST) PORT=$(PORT) exec $(VENV)/bin/gunicorn -c deploy/gunicorn.conf.py
 
 # The whole suite: on PostgreSQL when DATABASE_URL points there, on SQLite otherwise. With
 # DATABASE_OWNER_URL too, the owner makes the test database and the tests connect as the app's role.

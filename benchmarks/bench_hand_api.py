@@ -2,22 +2,22 @@
 pgbench's own TPS on the same machine.
 
     .venv/bin/python benchmarks/bench_hand_api.py [--tables 10] [--duration 20] [--rate 20]
-        [--paced-duration 15] [--workers N] [--threaded] [--pg postgres://postgres@127.0.0.1:5432]
+        [--paced-duration 15] [--worker-class sync|gthread] [--workers N] [--threads N]
+        [--pg postgres://postgres@127.0.0.1:5432]
 
 What it does:
 
 1. creates a fresh database ``casino_bench`` (dropped at the end), migrates it, loads the house
    data, opens ``--tables`` tables (hold'em at no limit $100-no max, and one Chinese poker table
    in five, $1 a point, collection option 2) with six (Chinese poker: four) players bought in;
-2. serves the app with a real HTTP/1.1 server started here, since no WSGI server package is in
-   the lock: pre-forked worker processes sharing one listening socket (Django with ``DEBUG=0`` and
-   persistent database connections). By default they are sync workers, as gunicorn's: a process
-   serves one keep-alive connection at a time, and there are as many as terminals (``--workers``,
-   default ``--tables``). ``--threaded``: a thread per connection in each process instead (two
-   processes by default), where a request's every database round trip waits for the GIL behind
-   the other threads' Python work (``benchmarks/README.md``, "Hand API");
-3. runs one dealer terminal per table, each a client thread with an ``http.client`` keep-alive
-   connection and a session cookie, playing hands: ``POST .../hands/`` (deal in, collect the
+2. serves the app with the production command (``prod_server.py``: ``collectstatic``, then
+   ``gunicorn -c deploy/gunicorn.conf.py``, as ``make serve-prod``), Django with ``DEBUG=0`` and
+   each worker's connection pool; ``--worker-class``, ``--workers`` and ``--threads`` are the
+   configuration's WORKER_CLASS, WORKERS and THREADS (default: the configuration's own). The
+   server's settings are the project's with the no-op route below in front of its URLs
+   (``benchmarks/floor_settings.py``);
+3. runs one dealer terminal per table, each a client thread with an ``http.client`` connection
+   (``prod_server.Connection``) and a session cookie, playing hands: ``POST .../hands/`` (deal in, collect the
    fees), ``POST .../showdown/`` (a random deal: hold'em put-ins and folds, Chinese poker
    settings), ``POST .../confirm/`` (settle), each with its own ``Idempotency-Key``:
    * a free run for ``--duration`` seconds, as fast as the terminals go: settled hands per second;
@@ -39,29 +39,30 @@ from __future__ import annotations
 
 import argparse
 import base64
-import http.client
-import io
 import json
 import os
 import random
 import re
-import signal
-import socket
-import socketserver
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# The production server (this folder's module).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from prod_server import Connection, Server  # noqa: E402
+from prod_server import start as start_server  # noqa: E402
 
 BENCH_DB = "casino_bench"
 PGBENCH_DB = "casino_bench_pgbench"
@@ -141,8 +142,8 @@ def machine_cpu() -> tuple[int, int]:
 
 @dataclass
 class CpuUse:
-    """CPU seconds used over one run: the server's workers, PostgreSQL's backends, this process
-    (the terminals), and the share of the whole machine that was busy."""
+    """CPU seconds used over one run: the server (master and workers), PostgreSQL's backends, this
+    process (the terminals), and the share of the whole machine that was busy."""
 
     server: float
     postgres: float
@@ -151,13 +152,13 @@ class CpuUse:
 
 
 class CpuMeter:
-    def __init__(self, server_pids: list[int], pg_url: str) -> None:
-        self.server_pids, self.pg_url = server_pids, pg_url
+    def __init__(self, server: Server, pg_url: str) -> None:
+        self.server, self.pg_url = server, pg_url
 
     def __enter__(self) -> CpuMeter:
         self.pg_pids = postgres_backends(self.pg_url)
         self.start = (
-            cpu_seconds(self.server_pids),
+            self.server.cpu_seconds(),
             cpu_seconds(self.pg_pids),
             time.process_time(),
             machine_cpu(),
@@ -168,123 +169,11 @@ class CpuMeter:
         server, pg, client, (total, idle) = self.start
         total_now, idle_now = machine_cpu()
         self.use = CpuUse(
-            server=cpu_seconds(self.server_pids) - server,
+            server=self.server.cpu_seconds() - server,
             postgres=cpu_seconds(self.pg_pids) - pg,
             client=time.process_time() - client,
             busy=1 - (idle_now - idle) / max(total_now - total, 1),
         )
-
-
-# --- The server: a pre-forked, threaded HTTP/1.1 WSGI server -------------------------------------------
-
-
-class KeepAliveWSGIHandler(BaseHTTPRequestHandler):
-    """HTTP/1.1 with keep-alive: one thread serves every request of its connection."""
-
-    protocol_version = "HTTP/1.1"
-    app: Callable[..., Iterable[bytes]]
-    server: HTTPServer  # SyncServer or ThreadingServer (a TCP server: its address is a host and port)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def do_GET(self) -> None:
-        self.run_wsgi()
-
-    do_POST = do_GET
-
-    def run_wsgi(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
-        path, _, query = self.path.partition("?")
-        environ: dict[str, Any] = {
-            "REQUEST_METHOD": self.command,
-            "SCRIPT_NAME": "",
-            "PATH_INFO": path,
-            "QUERY_STRING": query,
-            "CONTENT_TYPE": self.headers.get("Content-Type", ""),
-            "CONTENT_LENGTH": str(length),
-            "SERVER_NAME": "127.0.0.1",
-            "SERVER_PORT": str(self.server.server_address[1]),
-            "SERVER_PROTOCOL": self.request_version,
-            "REMOTE_ADDR": self.client_address[0],
-            "wsgi.version": (1, 0),
-            "wsgi.url_scheme": "http",
-            "wsgi.input": io.BytesIO(body),
-            "wsgi.errors": sys.stderr,
-            "wsgi.multithread": True,
-            "wsgi.multiprocess": True,
-            "wsgi.run_once": False,
-        }
-        for key, value in self.headers.items():
-            name = key.upper().replace("-", "_")
-            if name not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
-                environ[f"HTTP_{name}"] = value
-        status_headers: list[Any] = []
-
-        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
-            status_headers[:] = [status, headers]
-
-        result = self.app(environ, start_response)
-        try:
-            payload = b"".join(result)
-        finally:
-            if hasattr(result, "close"):
-                result.close()
-        status, headers = status_headers
-        lines = [f"{self.protocol_version} {status}"]
-        lines += [
-            f"{name}: {value}"
-            for name, value in headers
-            if name.lower() not in ("content-length", "connection")
-        ]
-        lines.append(f"Content-Length: {len(payload)}")
-        # One write for the head and the body: two small writes would meet Nagle's algorithm and the
-        # client's delayed ACK (a 40 ms stall per response).
-        self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload)
-
-
-class SyncServer(HTTPServer):
-    """One connection at a time (all its keep-alive requests), like a gunicorn sync worker."""
-
-    def get_request(self) -> tuple[socket.socket, Any]:
-        conn, address = super().get_request()
-        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return conn, address
-
-
-class ThreadingServer(socketserver.ThreadingMixIn, SyncServer):
-    daemon_threads = True
-
-
-def serve_forked(workers: int, *, threaded: bool) -> tuple[int, list[int]]:
-    """Bind a socket, fork ``workers`` processes serving Django on it; returns (port, pids)."""
-    from django.core.wsgi import get_wsgi_application
-    from django.db import connections
-
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(256)
-    port = listener.getsockname()[1]
-    connections.close_all()  # no database connection may cross the fork
-    pids = []
-    for _ in range(workers):
-        pid = os.fork()
-        if pid == 0:  # the worker
-            KeepAliveWSGIHandler.app = get_wsgi_application()
-            server = (ThreadingServer if threaded else SyncServer)(
-                ("127.0.0.1", port), KeepAliveWSGIHandler, bind_and_activate=False
-            )
-            server.socket.close()
-            server.socket = listener
-            try:
-                server.serve_forever(poll_interval=0.5)
-            finally:
-                os._exit(0)
-        pids.append(pid)
-    listener.close()
-    return port, pids
 
 
 # --- The floor: tables, players, a dealer's session --------------------------------------------------------
@@ -341,9 +230,8 @@ def set_up_floor(tables: int) -> tuple[list[TableSetup], str, str]:
                 by=None,
                 idempotency_key=f"bench-{number}-{seat}",
             )
-        dealer = get_user_model().objects.create_user(
-            username=f"bench-dealer-{number}", password=uuid.uuid4().hex
-        )
+        # No password (never hashed: that took most of a big floor's set-up); the session logs in.
+        dealer = get_user_model().objects.create_user(username=f"bench-dealer-{number}", password=None)
         dealer.groups.add(Group.objects.get(name=DEALER))
         services.clock_in(table=table, dealer=dealer, by=dealer)
         session = SessionStore()
@@ -404,9 +292,7 @@ class Terminal:
     def __init__(
         self, port: int, session: str, csrf: str, setup: TableSetup, stats: Stats, seed: int
     ) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.conn.connect()
-        self.conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.conn = Connection("127.0.0.1", port, timeout=30)
         self.headers = {
             "Cookie": f"sessionid={setup.session or session}; csrftoken={csrf}",
             "X-CSRFToken": csrf,
@@ -418,8 +304,7 @@ class Terminal:
     def post(self, endpoint: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
         headers = self.headers | {"Idempotency-Key": uuid.uuid4().hex}
         started = time.perf_counter()
-        self.conn.request("POST", path, body=json.dumps(body), headers=headers)
-        response = self.conn.getresponse()
+        response = self.conn.exchange("POST", path, json.dumps(body), headers)
         data = response.read()
         self.stats.add(endpoint, time.perf_counter() - started)
         if response.status >= 300:
@@ -428,8 +313,7 @@ class Terminal:
 
     def get(self, endpoint: str, path: str) -> dict[str, Any]:
         started = time.perf_counter()
-        self.conn.request("GET", path, headers=self.headers)
-        response = self.conn.getresponse()
+        response = self.conn.exchange("GET", path, None, self.headers)
         data = response.read()
         self.stats.add(endpoint, time.perf_counter() - started)
         if response.status >= 300:
@@ -456,15 +340,6 @@ class Terminal:
             self.post(endpoint, "/bench/noop/", {"table": self.setup.number})
         with self.stats.lock:
             self.stats.settled += 1
-
-
-def stop_servers(pids: Iterable[int]) -> None:
-    """Stop the forked server workers and wait for each."""
-    pids = list(pids)
-    for pid in pids:
-        os.kill(pid, signal.SIGTERM)
-    for pid in pids:
-        os.waitpid(pid, 0)
 
 
 def check_books() -> tuple[Any, int, int]:
@@ -539,12 +414,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--duration", type=float, default=20, help="free run, seconds")
     parser.add_argument("--rate", type=float, default=20, help="paced run, settled hands per second")
     parser.add_argument("--paced-duration", type=float, default=15)
-    parser.add_argument(
-        "--workers", type=int, help="server processes (default: --tables; --threaded: the CPU count)"
-    )
-    parser.add_argument(
-        "--threaded", action="store_true", help="a thread per connection in each server process"
-    )
+    parser.add_argument("--worker-class", choices=["sync", "gthread"], help="the server's WORKER_CLASS")
+    parser.add_argument("--workers", type=int, help="the server's WORKERS (default: the configuration's)")
+    parser.add_argument("--threads", type=int, help="the server's THREADS (gthread)")
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
     parser.add_argument(
         "--floor-duration", type=float, default=8, help="no-op requests (the stack's floor), seconds; 0 skips"
@@ -555,10 +427,6 @@ def main(argv: list[str]) -> int:
         "--db", default=BENCH_DB, help="scratch database (dropped, created); runs at once need their own"
     )
     args = parser.parse_args(argv[1:])
-    if args.workers is None:
-        args.workers = (os.cpu_count() or 2) if args.threaded else args.tables
-    if not args.threaded and args.workers < args.tables:
-        parser.error("sync workers serve one terminal's connection each: --workers must be >= --tables")
     BENCH_DB, PGBENCH_DB = args.db, f"{args.db}_pgbench"
 
     recreate(args.pg, BENCH_DB)
@@ -569,7 +437,6 @@ def main(argv: list[str]) -> int:
             "SECRET_KEY": "bench-" + uuid.uuid4().hex,
             "SECURE_SSL_REDIRECT": "0",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "CONN_MAX_AGE": "600",
             "LOG_LEVEL": "ERROR",
             "DJANGO_SETTINGS_MODULE": "casino.settings",
             # Production settings refuse the public development ledger keys: fresh ones for the run.
@@ -578,7 +445,10 @@ def main(argv: list[str]) -> int:
             "LEDGER_ANCHOR_SIGNING_KEY": "bench:" + base64.b64encode(os.urandom(32)).decode(),
         }
     )
-    pids: list[int] = []
+    for name in ("CONN_MAX_AGE", "DATABASE_POOL_MAX", "DATABASE_OWNER_URL"):
+        os.environ.pop(name, None)  # the server's configuration pools its connections
+    server: Server | None = None
+    log = Path(tempfile.mkdtemp(prefix="bench-hand-api-")) / "server.log"
     try:
         import django
 
@@ -587,26 +457,32 @@ def main(argv: list[str]) -> int:
 
         call_command("migrate", verbosity=0)
         setups, session, csrf = set_up_floor(args.tables)
-        from django.test.utils import override_settings
+        from django.db import connections
 
+        connections.close_all()
         # The project's URLs with the no-op floor endpoint in front (benchmark code only).
-        override_settings(ROOT_URLCONF="benchmarks.api_floor_urls").enable()
-        port, pids = serve_forked(args.workers, threaded=args.threaded)
-        time.sleep(0.5)
+        server = start_server(
+            os.environ | {"DJANGO_SETTINGS_MODULE": "benchmarks.floor_settings"},
+            log=log,
+            worker_class=args.worker_class,
+            workers=args.workers,
+            threads=args.threads,
+        )
+        port = server.port
         print(
             f"{args.tables} tables ({sum(s.game == 'holdem' for s in setups)} hold'em, "
-            f"{sum(s.game != 'holdem' for s in setups)} Chinese poker), {args.workers} server processes "
-            f"({'threaded' if args.threaded else 'sync workers'}), one keep-alive terminal per table",
+            f"{sum(s.game != 'holdem' for s in setups)} Chinese poker); gunicorn -c deploy/gunicorn.conf.py: "
+            f"{server.describe()}; one terminal per table",
             flush=True,
         )
         warm, _ = run_terminals(port, session, csrf, setups, 2, None)  # imports, connections, caches
-        with CpuMeter(pids, args.pg) as free_cpu:
+        with CpuMeter(server, args.pg) as free_cpu:
             free, free_elapsed = run_terminals(port, session, csrf, setups, args.duration, None)
         paced, paced_elapsed = run_terminals(port, session, csrf, setups, args.paced_duration, args.rate)
         floor: Stats | None = None
         if args.floor_duration > 0:
             floor_warm, _ = run_terminals(port, session, csrf, setups, 1, None, noop=True)  # warm the route
-            with CpuMeter(pids, args.pg) as floor_cpu:
+            with CpuMeter(server, args.pg) as floor_cpu:
                 floor, floor_elapsed = run_terminals(
                     port, session, csrf, setups, args.floor_duration, None, noop=True
                 )
@@ -614,7 +490,9 @@ def main(argv: list[str]) -> int:
         if floor is not None:
             problems += floor_warm.errors + floor.errors
     finally:
-        stop_servers(pids)
+        if server is not None:
+            server.stop()
+        shutil.rmtree(log.parent, ignore_errors=True)
 
     report, settled_in_db, in_progress = check_books()
     tps = pgbench_tps(args.pg, clients=10, seconds=args.pgbench_seconds)

@@ -1,7 +1,8 @@
 """How fast the dealer terminal's screen answers a tap while 10 terminals play 20 hands a second.
 
     .venv/bin/python benchmarks/bench_terminal.py [--db sqlite|postgres] [--tables 10] [--rate 20]
-        [--duration 20] [--warmup 3] [--refresh-every 4] [--reread-every 4] [--workers N]
+        [--duration 20] [--warmup 3] [--refresh-every 4] [--reread-every 4]
+        [--worker-class sync|gthread] [--workers N] [--threads N]
         [--pg postgres://postgres@127.0.0.1:5432] [--pg-db casino_bench_terminal]
 
 What it does:
@@ -11,9 +12,11 @@ What it does:
    created), migrates it, loads the house data and opens ``--tables`` tables (hold'em at no limit,
    and one Chinese poker table in five, as ``bench_hand_api.py``) with six (four) players bought
    in, and clocks a dealer of its own in at each table (only the dealer on duty deals there);
-2. serves the app as ``bench_hand_api.py`` does: Django with ``DEBUG=0`` and persistent
-   connections under pre-forked sync workers sharing one socket, one per terminal by default;
-3. runs one terminal per table, each a keep-alive connection with its dealer's session cookie,
+2. serves the app with the production command, as ``bench_hand_api.py`` does (``prod_server.py``:
+   ``collectstatic``, then ``gunicorn -c deploy/gunicorn.conf.py``), Django with ``DEBUG=0`` and
+   each worker's connection pool on PostgreSQL; ``--worker-class``, ``--workers``, ``--threads``
+   are the configuration's WORKER_CLASS, WORKERS, THREADS (default: its own);
+3. runs one terminal per table, each a connection with its dealer's session cookie,
    sending exactly the requests the page sends (htmx: ``HX-Request: true``, form-encoded bodies
    with the page's CSRF token, each answered by the screen's body): per hand, the deal with the
    fees the screen shows (``POST /tables/<n>/start/``), the showdown entry read
@@ -26,7 +29,7 @@ What it does:
    start on a fixed schedule, ``--rate`` a second over all tables (open loop: a slow answer delays
    nothing that comes after it), for ``--warmup`` seconds unmeasured, then ``--duration`` seconds;
 4. prints, per interaction and overall, the answers' p50 / p95 / p99 / max in ms beside the target
-   (p95 < 150 ms), the hands per second reached, the CPU a hand took (the server's workers, and
+   (p95 < 150 ms), the hands per second reached, the CPU a hand took (the server, and
    PostgreSQL's backends) with how busy the whole machine was, and checks the books
    (``verify_ledger``, every hand settled, no request refused); on PostgreSQL then pgbench's TPS
    (``--pgbench-seconds``), as ``bench_hand_api.py`` prints it: how much machine there was.
@@ -36,12 +39,10 @@ from __future__ import annotations
 
 import argparse
 import base64
-import http.client
 import os
 import random
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -49,12 +50,14 @@ import threading
 import time
 import urllib.parse
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-# The server, the databases and the CPU meters are the hand API benchmark's (this folder's module).
+# The floor, the databases and the CPU meters are the hand API benchmark's, the server the
+# production one (this folder's modules).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_hand_api  # noqa: E402
@@ -68,9 +71,9 @@ from bench_hand_api import (  # noqa: E402
     ms,
     pgbench_tps,
     recreate,
-    serve_forked,
-    stop_servers,
 )
+from prod_server import Connection, Server  # noqa: E402
+from prod_server import start as start_server  # noqa: E402
 
 TARGET_P95_MS = 150.0
 INTERACTIONS = ("panel", "deal", "read", "confirm")
@@ -145,9 +148,7 @@ class Terminal:
     """One dealer's screen: a keep-alive connection, the dealer's session, the page's token."""
 
     def __init__(self, port: int, setup: TableSetup, stats: Stats, seed: int) -> None:
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.conn.connect()
-        self.conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.conn = Connection("127.0.0.1", port, timeout=30)
         self.setup, self.stats, self.rng = setup, stats, random.Random(seed)
         self.cookie = f"sessionid={setup.session}; csrftoken={setup.csrf}"
         self.token = setup.csrf
@@ -160,8 +161,7 @@ class Terminal:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             body = urllib.parse.urlencode(form | {"csrfmiddlewaretoken": self.token})
         started = time.perf_counter()
-        self.conn.request(method, path, body=body, headers=headers)
-        response = self.conn.getresponse()
+        response = self.conn.exchange(method, path, body, headers)
         data = response.read().decode()
         self.stats.add(kind, time.perf_counter() - started)
         if response.status != 200 or response.getheader("X-Terminal-Panel") != "1":
@@ -173,11 +173,13 @@ class Terminal:
             self.token = token.group(1)  # the page's forms carry the token the page was drawn with
         return data
 
-    def play_hand(self, *, refresh: bool, reread: bool) -> None:
+    def play_hand(self, *, refresh: bool, reread: bool, think: Callable[[str], None] | None = None) -> None:
         """One hand as the screen plays it: the next-hand panel drawn again when ``refresh`` (a game
         picked, a seat sitting out), the deal with the fees shown, the entry read (twice when
-        ``reread``: a card corrected after the first reading), the confirmation."""
+        ``reread``: a card corrected after the first reading), the confirmation. ``think(tap)``, when
+        given, is called before each tap after the deal (the dealer's time between taps)."""
         table = self.setup.number
+        pause = think or (lambda tap: None)
         if refresh or self.screen is None:
             self.screen = self.request("panel", "GET", f"/tables/{table}/")
         dealt = self.request("deal", "POST", f"/tables/{table}/start/", dict(_FEE.findall(self.screen)))
@@ -187,7 +189,9 @@ class Terminal:
         seats = [int(s) for s in _SEAT.findall(dealt)]
         if reread:
             first = entry(self.setup.game, seats, self.rng)
+            pause("read")
             self.request("read", "POST", f"/hands/{hand.group(1)}/showdown/", first)
+        pause("reread" if reread else "read")
         read = self.request(
             "read", "POST", f"/hands/{hand.group(1)}/showdown/", entry(self.setup.game, seats, self.rng)
         )
@@ -195,6 +199,7 @@ class Terminal:
         if revision is None:
             raise RuntimeError(f"read at table {table}: no reading to confirm")
         # The confirmation's answer is the next hand's screen, with the fees the next deal takes.
+        pause("confirm")
         self.screen = self.request(
             "confirm", "POST", f"/hands/{hand.group(1)}/confirm/", {"revision": revision.group(1)}
         )
@@ -265,7 +270,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rate", type=float, default=20, help="hands per second over all tables")
     parser.add_argument("--duration", type=float, default=20, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=3, help="unmeasured seconds first")
-    parser.add_argument("--workers", type=int, help="server processes (default: --tables)")
+    parser.add_argument("--worker-class", choices=["sync", "gthread"], help="the server's WORKER_CLASS")
+    parser.add_argument("--workers", type=int, help="the server's WORKERS (default: the configuration's)")
+    parser.add_argument("--threads", type=int, help="the server's THREADS (gthread)")
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server URL")
     parser.add_argument("--pg-db", default="casino_bench_terminal", help="scratch PostgreSQL database")
     parser.add_argument("--seed", type=int, default=2026)
@@ -285,7 +292,6 @@ def main(argv: list[str]) -> int:
         "--reread-every", type=int, default=4, help="one hand in N is read twice, a card corrected (0: never)"
     )
     args = parser.parse_args(argv[1:])
-    workers = args.workers or args.tables
 
     scratch = Path(tempfile.mkdtemp(prefix="bench-terminal-"))
     if args.db == "postgres":
@@ -300,7 +306,6 @@ def main(argv: list[str]) -> int:
             "SECRET_KEY": "bench-" + uuid.uuid4().hex,
             "SECURE_SSL_REDIRECT": "0",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "CONN_MAX_AGE": "600",
             "LOG_LEVEL": "ERROR",
             "DJANGO_SETTINGS_MODULE": "casino.settings",
             # Production settings refuse the public development ledger keys: fresh ones for the run.
@@ -309,8 +314,9 @@ def main(argv: list[str]) -> int:
             "LEDGER_ANCHOR_SIGNING_KEY": "bench:" + base64.b64encode(os.urandom(32)).decode(),
         }
     )
-    os.environ.pop("DATABASE_OWNER_URL", None)
-    pids: list[int] = []
+    for name in ("CONN_MAX_AGE", "DATABASE_POOL_MAX", "DATABASE_OWNER_URL"):
+        os.environ.pop(name, None)  # the server's configuration pools its connections
+    server: Server | None = None
     try:
         import django
 
@@ -319,12 +325,22 @@ def main(argv: list[str]) -> int:
 
         call_command("migrate", verbosity=0)
         setups = set_up_floor(args.tables)
-        port, pids = serve_forked(workers, threaded=False)
-        time.sleep(0.5)
+        from django.db import connections
+
+        connections.close_all()
+        server = start_server(
+            os.environ,
+            log=scratch / "server.log",
+            worker_class=args.worker_class,
+            workers=args.workers,
+            threads=args.threads,
+        )
+        port = server.port
         print(
             f"{args.tables} tables ({sum(s.game == 'holdem' for s in setups)} hold'em, "
-            f"{sum(s.game != 'holdem' for s in setups)} Chinese poker) on {args.db}, {workers} sync "
-            f"workers, one terminal per table, {args.rate:g} hands/s in all; a hand in "
+            f"{sum(s.game != 'holdem' for s in setups)} Chinese poker) on {args.db}; gunicorn -c "
+            f"deploy/gunicorn.conf.py: {server.describe()}; "
+            f"one terminal per table, {args.rate:g} hands/s in all; a hand in "
             f"{args.refresh_every or 'no'} redraws the next-hand panel, a hand in "
             f"{args.reread_every or 'no'} is read twice",
             flush=True,
@@ -332,13 +348,14 @@ def main(argv: list[str]) -> int:
         every = (args.refresh_every, args.reread_every)
         warm, _ = run_terminals(port, setups, args.warmup, args.rate, args.seed, every)
         backends = postgres_backends(args.pg, args.pg_db) if args.db == "postgres" else []
-        before = (cpu_seconds(pids), cpu_seconds(backends), machine_cpu())
+        before = (server.cpu_seconds(), cpu_seconds(backends), machine_cpu())
         stats, elapsed = run_terminals(port, setups, args.duration, args.rate, args.seed + 1000, every)
         (total, idle), (total_now, idle_now) = before[2], machine_cpu()
-        server_cpu, db_cpu = cpu_seconds(pids) - before[0], cpu_seconds(backends) - before[1]
+        server_cpu, db_cpu = server.cpu_seconds() - before[0], cpu_seconds(backends) - before[1]
         busy = 1 - (idle_now - idle) / max(total_now - total, 1)
     finally:
-        stop_servers(pids)
+        if server is not None:
+            server.stop()
 
     report, settled, in_progress = check_books()
     if args.db == "postgres":

@@ -9,6 +9,7 @@ value fails loudly at start-up with `ImproperlyConfigured` rather than running h
 Variables: DEBUG, SECRET_KEY, DATABASE_URL, DATABASE_OWNER_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
 TIME_ZONE, CELERY_BROKER_URL, CELERY_RESULT_BACKEND, SECURE_SSL_REDIRECT,
 SECURE_HSTS_SECONDS, LOG_LEVEL, CONN_MAX_AGE, DATABASE_PREPARED_STATEMENTS,
+DATABASE_POOL_MAX, DATABASE_POOL_MIN, DATABASE_POOL_TIMEOUT,
 LEDGER_TASK_MAX_RETRIES, LEDGER_TASK_RETRY_BACKOFF_MAX, LEDGER_DROP_VARIANCE_THRESHOLD_BP,
 IDEMPOTENCY_KEY_RETENTION_HOURS, LEDGER_KEYS, LEDGER_KEYS_FILE, LEDGER_KEY_ID,
 LEDGER_ANCHOR_SIGNING_KEY, LEDGER_ANCHOR_PUBLIC_KEYS, LEDGER_ANCHOR_DIR, LEDGER_ALLOW_UNKEYED,
@@ -143,7 +144,25 @@ DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'casino.sql
 DATABASE_OWNER_URL = os.environ.get("DATABASE_OWNER_URL", "").strip() or DATABASE_URL
 
 
-def _database(name: str, url: str) -> dict[str, Any]:
+# Connection pooling (PostgreSQL only; docs/deployment.md, "Database connections"): with
+# DATABASE_POOL_MAX > 0 each server process keeps a psycopg pool of at most that many connections
+# (Django's built-in pool), at least DATABASE_POOL_MIN open, and a request waits at most
+# DATABASE_POOL_TIMEOUT seconds for one. So PostgreSQL sees at most processes x DATABASE_POOL_MAX
+# connections, whatever the number of terminals, and none is opened per request. 0 (the default):
+# a connection per request (or kept CONN_MAX_AGE seconds), as behind PgBouncer.
+DATABASE_POOL_MAX = env_int("DATABASE_POOL_MAX", 0)
+DATABASE_POOL_MIN = env_int("DATABASE_POOL_MIN", 1)
+DATABASE_POOL_TIMEOUT = env_int("DATABASE_POOL_TIMEOUT", 10)
+if DATABASE_POOL_MAX < 0 or not 0 <= DATABASE_POOL_MIN <= max(DATABASE_POOL_MAX, 1):
+    raise ImproperlyConfigured(
+        f"DATABASE_POOL_MIN={DATABASE_POOL_MIN} and DATABASE_POOL_MAX={DATABASE_POOL_MAX}: need "
+        "0 <= DATABASE_POOL_MIN <= DATABASE_POOL_MAX (0 turns the pool off)"
+    )
+if DATABASE_POOL_TIMEOUT < 1:
+    raise ImproperlyConfigured(f"DATABASE_POOL_TIMEOUT={DATABASE_POOL_TIMEOUT} must be at least 1 second")
+
+
+def _database(name: str, url: str, *, pooled: bool = False) -> dict[str, Any]:
     try:
         db: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=env_int("CONN_MAX_AGE", 0)))
     except Exception as exc:  # dj-database-url raises several types for a bad URL
@@ -153,20 +172,40 @@ def _database(name: str, url: str) -> dict[str, Any]:
     if db["ENGINE"] == "django.db.backends.sqlite3":
         # Serialise writers at BEGIN so concurrent postings wait instead of failing.
         db.setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
-    elif env_bool("DATABASE_PREPARED_STATEMENTS", True):
+        return db  # never pooled: SQLite opens a file, not a connection to a server
+    if env_bool("DATABASE_PREPARED_STATEMENTS", True):
         # PostgreSQL plans every statement it is sent; a hand's 70 statements are the same few dozen
         # texts each time. Server-side binding lets psycopg prepare a statement after its 5th run on a
         # connection, and PostgreSQL reuse its plan: about a third less database CPU per hand
         # (benchmarks/README.md, "Hand API"). Off (``0``) behind a transaction-mode connection pooler,
         # which can't keep a connection's prepared statements.
         db.setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
+    if pooled and DATABASE_POOL_MAX > 0:
+        if db["CONN_MAX_AGE"] != 0:
+            raise ImproperlyConfigured(
+                f"CONN_MAX_AGE={db['CONN_MAX_AGE']} with DATABASE_POOL_MAX={DATABASE_POOL_MAX}: a pooled "
+                "connection goes back to the pool after each request; set CONN_MAX_AGE=0 (or unset it)"
+            )
+        db.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": DATABASE_POOL_MIN,
+            "max_size": DATABASE_POOL_MAX,
+            "timeout": DATABASE_POOL_TIMEOUT,
+        }
+        # A pooled connection is checked (an empty statement) before a request gets it: after
+        # PostgreSQL restarts, the pool's connections are dead, and the first tap on each would fail.
+        db["CONN_HEALTH_CHECKS"] = True
     return db
 
 
-DATABASES = {"default": _database("DATABASE_URL", DATABASE_URL)}
+DATABASES = {"default": _database("DATABASE_URL", DATABASE_URL, pooled=True)}
 # Not a second alias: everything that walks the connections (system checks, a worker's start) would
-# open it too.
-DATABASE_OWNER = _database("DATABASE_OWNER_URL", DATABASE_OWNER_URL)
+# open it too. Pooled only when it is DATABASE_URL itself (then the logins are equal and `migrate`
+# switches nothing); another login is used for a run of `migrate` at a time, unpooled, so that the
+# default alias's pool never holds the owner's connections (ledger/db_privileges.py switches the
+# alias's login by its settings, which a pool made with the app's login would ignore).
+DATABASE_OWNER = _database(
+    "DATABASE_OWNER_URL", DATABASE_OWNER_URL, pooled=DATABASE_OWNER_URL == DATABASE_URL
+)
 # Another host or port is fine (the app behind a pooler, migrate direct), another database is not:
 # migrate would change one database and the app use another.
 if any(DATABASE_OWNER[key] != DATABASES["default"][key] for key in ("ENGINE", "NAME")):
@@ -391,11 +430,23 @@ LEDGER_ANCHOR_DIR = os.environ.get("LEDGER_ANCHOR_DIR", "")  # also append each 
 LEDGER_ALLOW_UNKEYED = env_bool("LEDGER_ALLOW_UNKEYED", True)
 
 # --- Logging -------------------------------------------------------------------------------
+# One line a record, to standard error (systemd's journal in production), each with the request id
+# of the request it was logged in ("-" outside one: a Celery task, a command). The id comes from the
+# X-Request-ID header or is made, and is sent back on the response (casino/request_id.py), so an
+# access log line, a proxy's log and the app's records of one request share it.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "casino.request_id.RequestIdLogFilter"}},
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "line"},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # psycopg's pool logs every connection lent and returned at INFO: two lines a request.
+    "loggers": {"psycopg.pool": {"level": "WARNING"}},
 }
 
 # --- Bounded work: export retention and per-user rates of the heavy requests (docs/reports.md) ---------
@@ -418,3 +469,10 @@ for _scope, _rate in HEAVY_REQUEST_RATES.items():
     ):
         raise ImproperlyConfigured(f"the rate of {_scope} requests {_rate!r} is not like 60/minute")
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = dict(HEAVY_REQUEST_RATES)
+
+# --- The production server: request ids, the health endpoint (docs/deployment.md) ------------------
+# Kept in one block of its own. The request id is taken or made before any other middleware runs,
+# so that everything logged for a request carries it, a refusal by a middleware included.
+MIDDLEWARE.insert(0, "casino.request_id.RequestIdMiddleware")
+# A load balancer or systemd probes /healthz over plain HTTP on the server itself: never redirected.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

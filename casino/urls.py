@@ -3,8 +3,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from web import api_docs
+from web.health import healthz
 
 urlpatterns = [
+    # For load balancers and systemd: no login (docs/deployment.md, "Health").
+    path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     # Log in, log out, change one's password; no password reset by e-mail (web/account_urls.py).
     path("accounts/", include("web.account_urls")),
