@@ -26,7 +26,8 @@ they were one module); import the models from here, ``from tables.models import 
 * ``history``: :class:`ConfigAction`, :class:`ConfigChange`;
 * ``money``: :class:`ChipMovementKind`, :class:`ChipMovement`, :class:`ReadingStatus`,
   :class:`HandResult`;
-* ``idempotency``: :class:`IdempotentRequest`.
+* ``idempotency``: :class:`IdempotentRequest`;
+* ``drafts``: :class:`ShowdownDraft` (the showdown entry in progress, never the ledger's).
 
 The floor's choices and limits (:mod:`tables.choices`) are re-exported here as well.
 """
@@ -50,6 +51,7 @@ from tables.choices import (
 )
 from tables.models.base import NaturalKeyManager, NaturalKeyModel
 from tables.models.dealers import DealerShift
+from tables.models.drafts import ShowdownDraft
 from tables.models.games import Game
 from tables.models.hands import HAND_TRANSITIONS, Hand, HandPlayer
 from tables.models.history import AppendOnlyQuerySet, ConfigAction, ConfigChange
@@ -95,6 +97,7 @@ __all__ = [
     "Seat",
     "Seating",
     "SeatingQuerySet",
+    "ShowdownDraft",
     "Stakes",
     "Structure",
     "Table",

@@ -29,7 +29,9 @@ name to call from outside the floor:
   created, revised, renamed, and their snapshots;
 * ``schedule_preview``: what a revision would change, before it is saved (``preview_revision``,
   ``rate_changes``, ``RevisionPreview``);
-* ``dealers``: clock in and out, who is on duty, who may run a table's hands.
+* ``dealers``: clock in and out, who is on duty, who may run a table's hands;
+* ``drafts``: the showdown entry in progress, kept per hand (``save_showdown_draft``,
+  ``showdown_draft``, ``check_draft_entry``).
 
 The modules import one another only downwards (``common`` and ``locks`` at the bottom; ``seating``
 uses ``hands``' kill state; ``schedule_preview`` uses ``schedules``' checks): no cycle.
@@ -39,6 +41,7 @@ from __future__ import annotations
 
 from tables.services.common import User, acting_user
 from tables.services.dealers import check_runs_hands, clock_in, clock_out, dealer_on_duty, may_run_any_table
+from tables.services.drafts import check_draft_entry, save_showdown_draft, showdown_draft
 from tables.services.hands import (
     check_misdeal_reason,
     game_for_hand,
@@ -84,6 +87,7 @@ __all__ = [
     "acting_user",
     "band_label",
     "build_rates",
+    "check_draft_entry",
     "check_effective_from",
     "check_misdeal_reason",
     "check_rates_against_tables",
@@ -112,8 +116,10 @@ __all__ = [
     "record_pot_result_locked",
     "rename_schedule",
     "revise_schedule",
+    "save_showdown_draft",
     "schedule_snapshot_at",
     "seat_player",
+    "showdown_draft",
     "start_locked",
     "unseat_player",
     "update_player",
