@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from poker.errors import ShowdownError
-from poker.games import GAME_RULES, EngineKind, GameRules, rules_for
+from poker.games import EngineKind, GameRules, rules_for
 from tables.choices import MisdealReason
 
 __all__ = ["GAME_WORDS", "misdeal_reasons_for", "say_games"]
@@ -89,7 +89,8 @@ def misdeal_reasons_for(slug: str) -> tuple[MisdealReason, ...]:
     return (*_reasons(rules), R.OTHER)
 
 
-#: How a card room says each game in a sentence (the engine's messages name it by its slug).
+#: How a card room says each game in a sentence (the engine's messages name it by its slug; a
+#: slug not listed is left as it is).
 GAME_WORDS: Final[Mapping[str, str]] = {
     "holdem": "Hold'em",
     "omaha": "Omaha",
@@ -105,8 +106,8 @@ GAME_WORDS: Final[Mapping[str, str]] = {
     "chinese-poker": "Chinese poker",
     "taiwanese-poker": "Taiwanese poker",
     "dealers-choice": "dealer's choice",
+    "stud-choice": "seven card stud choice",
 }
-assert set(GAME_WORDS) == set(GAME_RULES), "every game the engine knows has its words"
 
 #: The slugs that aren't words of their own (``stud``, ``razz``... are: left as they are, so that a
 #: message's "stud" or "lowball" is never taken for a game's slug by mistake).

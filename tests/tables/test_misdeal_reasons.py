@@ -143,3 +143,4 @@ def test_the_engine_slugs_are_said_as_a_card_room_says_them() -> None:
     # Slugs that are words of their own stay as they are (a message's "stud" is not a game's slug).
     assert say_games("odd chips by suit (stud), lowball") == "odd chips by suit (stud), lowball"
     assert GAME_WORDS["holdem"] == "Hold'em"
+    assert set(GAME_RULES) <= set(GAME_WORDS)  # every game the engine knows has its words
