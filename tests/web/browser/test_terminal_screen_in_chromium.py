@@ -23,7 +23,7 @@ pytestmark = BROWSER_MARKS
 PORTRAIT = (800, 1280)
 #: Nothing on the page is wider than the window (no sideways scrolling).
 NARROW = "() => [document.scrollingElement.scrollWidth, window.innerWidth]"
-LONG = "Maximiliana Wolfeschlegelsteinhausen-Bergd"[:40]  # a 40-character name
+LONG = "Wolfeschlegelsteinhausenbergerdorffschmi"  # a 40-character name, no space to break at
 
 
 def fits_across(dealer: Dealer) -> None:
