@@ -1,13 +1,23 @@
 // Dealer terminal: one screen per table, tap first. The server draws the screen and htmx swaps
 // it in place after every action (deal, read, confirm, misdeal); the showdown entry lives in the
 // form's own inputs and is posted whole, so a refusal or a reading draws it back as entered.
-// This script only fills those inputs from taps (the card grid, the put-in pad, "won without a
-// showdown"), checks them as they change (unknown card, a card twice, wrong count), greys out
-// the cards in use, and reads the hand as soon as the entry is complete. The server checks
-// everything again; nothing here decides a rule.
+// This script fills those inputs from taps (the card grid, the put-in pad, "all in", "won
+// without a showdown"), checks them as they change (unknown card, a card twice, wrong count),
+// greys out the cards in use, fills the last row when the deck's last cards can only go there,
+// and reads the hand as soon as the entry is complete. The server checks everything again;
+// nothing here decides a rule.
+//
+// Nothing is lost: the entry is kept on this tablet as it changes (localStorage, per hand) and
+// sent to the server as a draft (PUT .../draft/, a moment after the last tap), so a reload, a
+// crashed browser or another tablet draws it back. While the connection is down a tap is kept and
+// shown as waiting: the draft, and a write tapped meanwhile (deal, confirm, misdeal, a sweep), are
+// sent once the connection is back, each under the Idempotency-Key it was given when tapped (the
+// terminals' API: a retry is answered without being done twice); a read is made again.
 (function () {
   "use strict";
   var RANKS = "23456789TJQKA", SUITS = "SHDC";
+  var HAND_PREFIX = "terminal:hand:", WRITES = "terminal:writes";
+  var pageLoad = true;  // the screen drawn by a page load (not by a swap): this tablet's kept taps go back in
 
   function canonical(text) {
     var t = text.trim().toUpperCase();
@@ -24,6 +34,234 @@
   }
   function toDollars(cents) { return cents % 100 ? (cents / 100).toFixed(2) : String(cents / 100); }
   function all(root, selector) { return Array.prototype.slice.call(root.querySelectorAll(selector)); }
+
+  // --- What this tablet keeps (localStorage): each hand's entry, and the writes waiting to be sent.
+  function load(name) {
+    try { return JSON.parse(window.localStorage.getItem(name) || "null"); } catch (e) { return null; }
+  }
+  function store(name, value) {
+    try {
+      if (value === null) window.localStorage.removeItem(name);
+      else window.localStorage.setItem(name, JSON.stringify(value));
+    } catch (e) { /* storage full or off: the server's draft still keeps the entry */ }
+  }
+  function storedHands() {
+    var names = [];
+    try {
+      for (var i = 0; i < window.localStorage.length; i++) {
+        var name = window.localStorage.key(i);
+        if (name && name.indexOf(HAND_PREFIX) === 0) names.push(name);
+      }
+    } catch (e) { /* no storage */ }
+    return names;
+  }
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
+    var hex = "";
+    for (var i = 0; i < 32; i++) hex += Math.floor(Math.random() * 16).toString(16);
+    return "terminal-" + hex;
+  }
+  function csrfToken() {
+    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : "";
+  }
+  // One request at a time from this screen: a draft or a kept write waits for htmx's request in
+  // flight, and htmx's next request waits for them (its "htmx:confirm" is held and issued after),
+  // so no two of this tablet's requests ever race on the server.
+  var fetching = 0, htmxBusy = 0, held = [], afterHtmx = [];
+  function quiet(run) { if (htmxBusy) afterHtmx.push(run); else run(); }
+  function release() {
+    if (fetching) return;
+    held.splice(0).forEach(function (issue) { issue(); });
+  }
+  document.addEventListener("htmx:beforeRequest", function () { htmxBusy++; });
+  document.addEventListener("htmx:afterRequest", function () {
+    htmxBusy = Math.max(0, htmxBusy - 1);
+    if (!htmxBusy) afterHtmx.splice(0).forEach(function (run) { run(); });
+  });
+  // For the tests and anyone watching: nothing of this screen is waiting to be sent or in flight.
+  window.terminalIdle = function () { return !fetching && !saveTimer && !afterHtmx.length && !held.length; };
+  function send(method, url, key, body) {
+    fetching++;
+    return window.fetch(url, {
+      method: method,
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json", "Accept": "application/json",
+        "X-CSRFToken": csrfToken(), "Idempotency-Key": key,
+      },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      fetching--; release(); return response;
+    }, function (error) {
+      fetching--; release(); throw error;
+    });
+  }
+
+  // --- The state of the connection, in the strip (#sync).
+  var offline = false, readWaiting = false;
+  function showSync() {
+    var box = document.getElementById("sync");
+    if (!box) return;
+    var waiting = (load(WRITES) || []).map(function (w) { return w.label; });
+    var kept = storedHands().some(function (name) { var r = load(name); return r && r.pending; });
+    var parts = [];
+    if (waiting.length) parts.push("waiting to be sent: " + waiting.join(", "));
+    if (readWaiting) parts.push("the reading waits for the connection");
+    if (kept && (offline || parts.length)) parts.push("the entry is kept on this tablet");
+    if (offline || parts.length) {
+      box.textContent = (offline ? "No connection: " : "Sending: ") + (parts.join("; ") || "taps are kept on this tablet") + ".";
+      box.className = "sync waiting";
+    } else {
+      // Saving as the entry changes says nothing: the strip doesn't move under the dealer's taps.
+      box.textContent = "";
+      box.className = "sync";
+    }
+  }
+
+  // --- The draft: each hand's entry, kept here and sent to the server (the last one only).
+  var saving = false, saveTimer = null;
+  function keepEntry(hand, url, entry) {
+    var name = HAND_PREFIX + hand, before = load(name);
+    if (before && JSON.stringify(before.entry) === JSON.stringify(entry)) return;
+    store(name, { entry: entry, url: url, pending: true, key: newKey(), at: Date.now() });
+    window.clearTimeout(saveTimer);
+    saveTimer = window.setTimeout(function () { saveTimer = null; quiet(saveDrafts); }, 250);
+    showSync();
+  }
+  function saveDrafts() {
+    if (saving || saveTimer) return;
+    if (htmxBusy) { if (afterHtmx.indexOf(saveDrafts) < 0) afterHtmx.push(saveDrafts); return; }
+    var name = storedHands().filter(function (n) { var r = load(n); return r && r.pending; })[0];
+    if (!name) { showSync(); return; }
+    var record = load(name);
+    saving = true;
+    send("PUT", record.url, record.key, { entry: record.entry }).then(function (response) {
+      saving = false;
+      var now = load(name);
+      if (response.status === 409 || response.status === 404) store(name, null);  // the hand is over
+      else if (now && now.key === record.key) { now.pending = false; store(name, now); }
+      offline = false;
+      showSync();
+      saveDrafts();  // a newer entry, or another hand's
+    }, function () {
+      saving = false;  // no connection: kept, sent when it is back
+      offline = true;
+      showSync();
+    });
+  }
+
+  // --- Writes tapped while the connection was down: kept with their key, sent once it is back
+  // through the terminals' API, then the screen is drawn again.
+  function apiWrite(path, data) {
+    var m = /^\/tables\/(\d+)\/start\/$/.exec(path);
+    if (m) {
+      var fees = [];
+      data.forEach(function (value, name) {
+        if (name.indexOf("fee-") === 0) fees.push({ seat_number: +name.slice(4), fee_cents: +value });
+      });
+      return {
+        url: "/api/terminal/tables/" + m[1] + "/hands/", label: "Deal", table: m[1],
+        body: {
+          expected_fees: fees, game: data.get("game") || null,
+          sit_out_seat_numbers: data.getAll("sit_out").map(Number),
+          boards: data.get("boards") ? +data.get("boards") : null,
+        },
+      };
+    }
+    m = /^\/hands\/(\d+)\/(confirm|misdeal|sweep)\/$/.exec(path);
+    if (!m) return null;
+    var url = "/api/terminal/hands/" + m[1] + "/" + (m[2] === "sweep" ? "declare-sweep" : m[2]) + "/";
+    if (m[2] === "confirm") return { url: url, label: "Confirm and pay", body: { revision: +data.get("revision") || null } };
+    if (m[2] === "misdeal") {
+      return { url: url, label: "Misdeal", body: { reason_code: data.get("reason_code") || "", reason: data.get("reason") || "" } };
+    }
+    var seat = data.get("sweep_seat");
+    return { url: url, label: "Sweep declared", body: { seat_number: +seat, sweep: data.get("declare_" + seat) || "" } };
+  }
+  function keepWrite(write) {
+    var waiting = (load(WRITES) || []).filter(function (w) { return w.url !== write.url; });
+    write.key = newKey();
+    write.screen = window.location.pathname;
+    waiting.push(write);
+    store(WRITES, waiting);
+    offline = true;
+    showSync();
+  }
+  var flushing = false;
+  function redraw(message) {
+    if (!window.htmx || !document.getElementById("terminal")) return;
+    window.htmx.ajax("GET", window.location.pathname, { target: "#terminal", swap: "outerHTML" }).then(function () {
+      if (!message) return;
+      var notices = document.getElementById("notices");
+      if (notices) {
+        var p = document.createElement("p");
+        p.className = "alert";
+        p.textContent = message;
+        notices.appendChild(p);
+      }
+    });
+  }
+  function flushWrites() {
+    var waiting = load(WRITES) || [];
+    if (flushing || !waiting.length) return;
+    if (htmxBusy) { if (afterHtmx.indexOf(flushWrites) < 0) afterHtmx.push(flushWrites); return; }
+    var write = waiting[0];
+    flushing = true;
+    send("POST", write.url, write.key, write.body).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (body) {
+        flushing = false;
+        store(WRITES, (load(WRITES) || []).filter(function (w) { return w.key !== write.key; }));
+        offline = false;
+        showSync();
+        var said = response.ok ? "" : write.label + " (tapped while the connection was down) was refused: " + (body.message || body.detail || response.status);
+        if ((load(WRITES) || []).length) flushWrites(); else redraw(said);
+      });
+    }, function () { flushing = false; offline = true; showSync(); });
+  }
+  function online() {
+    offline = false;
+    saveDrafts();
+    flushWrites();
+    var form = document.getElementById("showdown-form");
+    if (readWaiting && form && form.readAgain) { readWaiting = false; form.readAgain(); }
+    showSync();
+  }
+  window.addEventListener("online", online);
+  window.addEventListener("offline", function () { offline = true; showSync(); });
+  window.setInterval(function () {
+    if ((load(WRITES) || []).length || storedHands().some(function (n) { var r = load(n); return r && r.pending; })) online();
+  }, 5000);
+
+  document.addEventListener("htmx:sendError", function (e) {
+    var config = e.detail.requestConfig || {};
+    if (config.verb !== "post") return;
+    if (/^\/hands\/\d+\/showdown\/$/.test(config.path)) { readWaiting = true; offline = true; showSync(); return; }
+    var write = apiWrite(config.path, config.formData || new FormData());
+    if (write) keepWrite(write);
+    else {
+      offline = true;
+      var notices = document.getElementById("notices");
+      if (notices) notices.innerHTML = '<p class="alert">No connection: that was not sent. Tap it again once the connection is back.</p>';
+      showSync();
+    }
+  });
+
+  // --- Misdeal "other": the words come first, before the "sure?" dialog. And htmx's requests wait
+  // for this screen's own one in flight (see quiet()).
+  document.addEventListener("htmx:confirm", function (e) {
+    if (fetching) { e.preventDefault(); held.push(function () { e.detail.issueRequest(); }); return; }
+    var elt = e.detail.elt;
+    if (!elt || elt.id !== "misdeal-other") return;
+    var words = document.getElementById("misdeal-reason");
+    if (words && !words.value.trim()) {
+      e.preventDefault();
+      var why = document.getElementById("misdeal-other-why");
+      if (why) why.classList.add("alert");
+      words.setAttribute("aria-invalid", "true");
+      words.focus();
+    }
+  });
 
   function entry(form) {
     var joker = form.dataset.joker === "1";
@@ -73,6 +311,24 @@
       }
       return null;
     }
+    function used() {
+      var cards = {};
+      fields.forEach(function (input) {
+        tokens(input.value).forEach(function (t) { var c = canonical(t); if (c) cards[c] = input.dataset.where; });
+      });
+      return cards;
+    }
+    // The last field to fill takes the deck's last cards when nothing else can (Chinese poker: the
+    // fourth seat's last row); never while a seat is skipped or a field is wrong.
+    function fillLast() {
+      var open = fields.filter(function (f) { return !skipped(f) && !full(f); });
+      if (open.length !== 1) return null;
+      var f = open[0], taken = used();
+      var left = grid.map(function (b) { return b.dataset.card; }).filter(function (c) { return !taken[c]; });
+      if (left.length !== count(f) - tokens(f.value).length) return null;
+      f.value = tokens(f.value).concat(left).join(" ");
+      return f;
+    }
     function tap(card) {
       var held = owner(card);
       if (held) {  // a card in use: take it back, and put the next tap where it was
@@ -91,6 +347,10 @@
       insertAt = null;
       var filled = active;
       if (full(active)) setActive(next(active)); else setActive(active);
+      if (check()) {
+        var last = fillLast();
+        if (last) { filled = last; setActive(next(last)); }
+      }
       changed(filled);
     }
     function takeBack() {
@@ -138,18 +398,51 @@
             padTarget.labels[0].textContent.replace(/\s*\$$/, "").toLowerCase()
           : "each live player");
       }
+      refreshKeys();
+    }
+    // Every key does something visible, or is disabled and says why.
+    function refreshKeys() {
+      var allIn = form.querySelector("#all-in"), clear = form.querySelector("#clear-amount");
+      var why = form.querySelector("#pad-why"), back = form.querySelector("#back-card");
+      var reasons = [];
+      if (allIn) {
+        allIn.disabled = !(padTarget && padTarget.name.indexOf("put_in_") === 0);
+        if (allIn.disabled) reasons.push('All in: tap a seat\'s put-in first, or that seat\'s own "All in".');
+      }
+      if (clear) {
+        var input = padTarget || called;
+        clear.disabled = !(input && input.value.trim());
+        if (clear.disabled) reasons.push("Clear: nothing is entered there.");
+      }
+      if (why) { why.textContent = reasons.join(" "); why.hidden = !reasons.length; }
+      if (back) {
+        back.disabled = !fields.some(function (f) { return tokens(f.value).length; });
+        back.title = back.disabled ? "No card is entered yet." : "";
+      }
+    }
+    // A seat all in: its put-in is its chips; every live player put in at least as much (a player
+    // still in called it, or is all in for less: capped at its own chips).
+    function allIn(box) {
+      var input = putIn(box), stack = parseInt(box.dataset.stack || "0", 10);
+      if (!input) return;
+      input.value = toDollars(stack);
+      input.dataset.own = "1";
+      var folded = box.querySelector("input[name^=folded_]");
+      if (folded) folded.checked = false;
+      if (called && (toCents(called.value) || 0) < stack) called.value = toDollars(stack);
+      applyCalled();
+      changed(input);
     }
     function pad(button) {
+      if (button.dataset.allin) {
+        if (padTarget && padTarget.name.indexOf("put_in_") === 0) allIn(seatBox(padTarget));
+        return;
+      }
       var input = padTarget || called;
       if (!input) return;
       var box = padTarget ? seatBox(padTarget) : null;
       if (button.dataset.clear) input.value = "";
-      else if (button.dataset.allin) {
-        if (!box) return;
-        input.value = toDollars(parseInt(box.dataset.stack || "0", 10));
-      } else {
-        input.value = toDollars((toCents(input.value) || 0) + parseInt(button.dataset.add, 10));
-      }
+      else input.value = toDollars((toCents(input.value) || 0) + parseInt(button.dataset.add, 10));
       if (box) input.dataset.own = "1"; else applyCalled();
       changed(input);
     }
@@ -183,12 +476,9 @@
       return !bad;
     }
     function mark() {
-      var used = {};
-      fields.forEach(function (input) {
-        tokens(input.value).forEach(function (t) { var c = canonical(t); if (c) used[c] = input.dataset.where; });
-      });
+      var cards = used();
       grid.forEach(function (b) {
-        var where = used[b.dataset.card];
+        var where = cards[b.dataset.card];
         b.classList.toggle("used", !!where);
         b.setAttribute("aria-pressed", where ? "true" : "false");
         b.title = where ? b.dataset.card + " is in " + where + ": tap to take it back" : "";
@@ -213,18 +503,41 @@
       }
     }
     function touched(input) { if (input) delete input.dataset.serverBad; }
-    function changed(input) {
-      touched(input && input.target ? input.target : input);
+    function entryNow() {
+      var data = {};
+      new FormData(form).forEach(function (value, name) {
+        if (name !== "csrfmiddlewaretoken") data[name] = String(value);
+      });
+      return data;
+    }
+    function keep() { if (form.dataset.hand && form.dataset.draft) keepEntry(form.dataset.hand, form.dataset.draft, entryNow()); }
+    function read() {
       var ok = check(), ready = ok && complete();
       mark();
+      refreshKeys();
       stale(ready);
       if (ready && window.htmx) window.htmx.trigger(form, "autoread");
+    }
+    function changed(input) {
+      touched(input && input.target ? input.target : input);
+      keep();
+      read();
     }
     function snapshot() {
       var data = new FormData(form);
       data.delete("active");
       data.delete("pad");
       return new URLSearchParams(data).toString();
+    }
+    // The entry as this tablet kept it, over the one drawn (taps the server hasn't got yet).
+    function restore(saved) {
+      Object.keys(saved).forEach(function (name) {
+        var input = form.querySelector("[name='" + name + "']");
+        if (!input || input.type === "hidden" && name.indexOf("declare_") === 0) return;
+        if (input.type === "checkbox") input.checked = !!saved[name];
+        else if (input.tagName !== "SELECT") input.value = saved[name];
+      });
+      all(form, "input[type=checkbox]").forEach(function (box) { if (!(box.name in saved)) box.checked = false; });
     }
 
     grid.forEach(function (b) { b.addEventListener("click", function () { tap(b.dataset.card); }); });
@@ -240,6 +553,9 @@
       });
     });
     all(form, "#put-in-pad button").forEach(function (b) { b.addEventListener("click", function () { pad(b); }); });
+    all(form, "button[data-allin]").forEach(function (b) {
+      if (b.dataset.allin !== "pad") b.addEventListener("click", function () { allIn(seatBox(b)); });
+    });
     all(form, "button[data-won]").forEach(function (b) { b.addEventListener("click", function () { won(b.dataset.won); }); });
     all(form, "input[type=checkbox]").forEach(function (box) {
       box.addEventListener("change", function () {
@@ -253,7 +569,11 @@
     // A read in flight is dropped if the entry changed meanwhile (a newer read follows).
     form.addEventListener("htmx:beforeRequest", function (e) { if (e.detail.elt === form) sent = snapshot(); });
     form.changedSince = function () { return sent !== null && snapshot() !== sent; };
+    form.readAgain = read;
 
+    var record = form.dataset.hand ? load(HAND_PREFIX + form.dataset.hand) : null;
+    var fresh = pageLoad;
+    if (fresh && record && record.pending) restore(record.entry);  // a page load: this tablet's taps win
     all(form, "[aria-invalid=true]").forEach(function (input) { input.dataset.serverBad = "1"; });
     markOwn();
     if (padName && padName.value) setPadTarget(form.querySelector("input.amount[name='" + padName.value + "']"));
@@ -261,12 +581,36 @@
     setActive(named && !full(named) ? named : next(null));
     check();
     mark();
+    refreshKeys();
+    keep();
+    // The entry drawn isn't the one the reading on the screen was made from (a draft kept since),
+    // or this tablet's taps were put back: read it again before it can be confirmed.
+    if (form.dataset.changed === "1" || (fresh && record && record.pending)) read();
   }
 
   function setup(root) {
     var scope = root && root.querySelector ? root : document;
     var form = scope.id === "showdown-form" ? scope : scope.querySelector("#showdown-form");
     if (form && !form.dataset.ready) { form.dataset.ready = "1"; entry(form); }
+    var words = scope.querySelector && scope.querySelector("#misdeal-reason");
+    if (words) {
+      words.addEventListener("input", function () {
+        var why = document.getElementById("misdeal-other-why");
+        if (why) why.classList.toggle("alert", false);
+        words.removeAttribute("aria-invalid");
+      });
+    }
+    // The entries of hands no longer on the screen: sent if waiting (a hand that is over answers
+    // 409 and is dropped), else forgotten.
+    var current = form ? HAND_PREFIX + form.dataset.hand : null;
+    storedHands().forEach(function (name) {
+      var r = load(name);
+      if (name !== current && !(r && r.pending)) store(name, null);
+    });
+    pageLoad = false;
+    saveDrafts();
+    flushWrites();
+    showSync();
   }
 
   // Only the terminal's own body is swapped in, refusals (4xx) included; anything else (a login
@@ -285,6 +629,7 @@
     if (xhr.status >= 400) { e.detail.shouldSwap = true; e.detail.isError = false; }
   });
   document.addEventListener("DOMContentLoaded", function () {
+    offline = navigator.onLine === false;
     if (window.htmx) window.htmx.onLoad(setup); else setup(document);
   });
 })();

@@ -59,11 +59,16 @@ class Payer(models.TextChoices):
 
 
 class MisdealReason(models.TextChoices):
-    """Why a hand was void: the misdeals 004 names, and ``other`` (which needs the dealer's words).
+    """Why a hand was void: the misdeals 004 names (Chinese poker rule 7 a-d and rule 9; lowball
+    rule 13), the misdeals of Robert's Rules of Poker for the pot games (Section 3, "Misdeals" 2
+    a-j, and the defective decks of "Irregularities" 3 and 4), and ``other`` (which needs the
+    dealer's words). A code may carry text as well.
 
-    Chinese poker rule 7 a-d and rule 9; lowball rule 13. A code may carry text as well.
+    Which codes fit which game is said once, in :func:`tables.games.misdeal_reasons_for`; the list
+    and its sources are in ``docs/misdeals.md``. Codes are at most 20 characters (the column).
     """
 
+    # 004, Chinese poker
     EXPOSED_FIVE = (
         "exposed_five",
         "Five or more cards of one player's hand exposed by the dealer (004 Chinese poker 7a)",
@@ -72,8 +77,43 @@ class MisdealReason(models.TextChoices):
     BOXED_CARDS = "boxed_cards", "Five or more boxed cards in the deck (004 Chinese poker 7c)"
     FOREIGN_CARD = "foreign_card", "A foreign card in the deck (004 Chinese poker 7d)"
     DUPLICATE_CARD = "duplicate_card", "The same card in two players' hands (004 Chinese poker 9)"
+    # 004, lowball
     SIX_CARDS = "six_cards", "Six cards dealt to two players (004 lowball 13)"
     EXPOSED_UP = "exposed_up", "More than one card exposed face up by the dealer (004 lowball 13)"
+    # Robert's Rules of Poker, the pot games
+    FIRST_CARDS_EXPOSED = (
+        "first_cards_exposed",
+        "The first or second card of the hand exposed by the dealer (Robert's Rules, misdeal 2a)",
+    )
+    TWO_EXPOSED = "two_exposed", "Two or more cards exposed by the dealer (Robert's Rules, misdeal 2b)"
+    TWO_BOXED = "two_boxed", "Two or more boxed cards found (Robert's Rules, misdeal 2c)"
+    EXTRA_CARDS = (
+        "extra_cards",
+        "Two or more extra cards dealt in the starting hands (Robert's Rules, misdeal 2d)",
+    )
+    WRONG_NUMBER = "wrong_number", "A player dealt a wrong number of cards (Robert's Rules, misdeal 2e)"
+    OUT_OF_SEQUENCE = "out_of_sequence", "A card dealt out of sequence (Robert's Rules, misdeal 2f)"
+    BUTTON_MISPLACED = "button_misplaced", "The button out of position (Robert's Rules, misdeal 2g)"
+    FIRST_CARD_WRONG = (
+        "first_card_wrong",
+        "The first card dealt to the wrong seat (Robert's Rules, misdeal 2h)",
+    )
+    EMPTY_SEAT_DEALT = (
+        "empty_seat_dealt",
+        "Cards dealt to an empty seat or a player not entitled to a hand (Robert's Rules, misdeal 2i)",
+    )
+    PLAYER_DEALT_OUT = (
+        "player_dealt_out",
+        "A player entitled to a hand dealt out (Robert's Rules, misdeal 2j)",
+    )
+    DIFFERENT_BACK = (
+        "different_back",
+        "A card with a different back in the hand (Robert's Rules, irregularities 3)",
+    )
+    SAME_CARD_TWICE = (
+        "same_card_twice",
+        "Two cards of the same rank and suit found (Robert's Rules, irregularities 4)",
+    )
     OTHER = "other", "Other (say what happened)"
 
 

@@ -31,7 +31,8 @@ they were one module); import the models from here, ``from tables.models import 
   :class:`HandResult`;
 * ``waiting_lists``: :class:`WaitingList`, :class:`WaitingListEntry` (:class:`EntryState`,
   :class:`EntrySource`, :class:`EntryKind`), :class:`WaitingListEvent` (:class:`ListEvent`),
-  :class:`WaitingListSettings` (:class:`MissedCallPolicy`), :class:`MustMove`.
+  :class:`WaitingListSettings` (:class:`MissedCallPolicy`), :class:`MustMove`;
+* ``drafts``: :class:`ShowdownDraft` (the showdown entry in progress, never the ledger's).
 
 The floor's choices and limits (:mod:`tables.choices`) are re-exported here as well.
 """
@@ -56,6 +57,7 @@ from tables.choices import (
 from tables.models.base import NaturalKeyManager, NaturalKeyModel
 from tables.models.cash_day import CashDaySettings, IdentificationKind, PlayerIdentification
 from tables.models.dealers import DealerShift
+from tables.models.drafts import ShowdownDraft
 from tables.models.games import Game
 from tables.models.hands import HAND_TRANSITIONS, Hand, HandPlayer
 from tables.models.history import AppendOnlyQuerySet, ConfigAction, ConfigChange
@@ -121,6 +123,7 @@ __all__ = [
     "Seat",
     "Seating",
     "SeatingQuerySet",
+    "ShowdownDraft",
     "Stakes",
     "Structure",
     "Table",

@@ -40,7 +40,9 @@ name to call from outside the floor:
   seat from the list, remove, move by hand, open a table for an interest list, the time limits
   recorded (``expire_overdue``); ``list_setup``: lists opened and closed, the room's settings, a
   player's board name; ``list_places``: a locked list's places and the record; ``must_move``:
-  must-move tables, and the moves in from them or by a table change (``move_in_from_list``).
+  must-move tables, and the moves in from them or by a table change (``move_in_from_list``);
+* ``drafts``: the showdown entry in progress, kept per hand (``save_showdown_draft``,
+  ``showdown_draft``, ``check_draft_entry``).
 
 The modules import one another only downwards (``common`` and ``locks`` at the bottom; ``seating``
 uses ``hands``' kill state; ``schedule_preview`` uses ``schedules``' checks; the waiting lists
@@ -70,6 +72,7 @@ from tables.services.dealers import (
     dealer_on_duty,
     may_run_any_table,
 )
+from tables.services.drafts import check_draft_entry, save_showdown_draft, showdown_draft
 from tables.services.hands import (
     check_misdeal_reason,
     game_for_hand,
@@ -148,6 +151,7 @@ __all__ = [
     "build_rates",
     "call_player",
     "check_cash",
+    "check_draft_entry",
     "check_effective_from",
     "check_misdeal_reason",
     "check_not_merged",
@@ -195,11 +199,13 @@ __all__ = [
     "rename_schedule",
     "require_identification",
     "revise_schedule",
+    "save_showdown_draft",
     "schedule_snapshot_at",
     "seat_from_list",
     "seat_player",
     "set_board_alias",
     "set_must_move",
+    "showdown_draft",
     "stakes_with_kill",
     "start_locked",
     "unseat_player",

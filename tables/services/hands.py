@@ -3,7 +3,8 @@
 * the deal: :func:`next_hand_number`, :func:`game_for_hand`, :func:`start_locked` (the buttons
   rotate, the hand and its players are recorded);
 * a hand's status: :func:`move_hand`, the one way it changes;
-* a misdeal: :func:`check_misdeal_reason`, :func:`void_hand` (the button goes back);
+* a misdeal: :func:`check_misdeal_reason` (the code fits the hand's game:
+  :func:`tables.games.misdeal_reasons_for`), :func:`void_hand` (the button goes back);
 * a settlement: :func:`record_pot_result_locked`, the pot's outright winner and the kill it sets
   (the kill state lives on the table's buttons: :func:`kill_state`, :func:`store_kill_state`).
 
@@ -27,6 +28,7 @@ from tables.errors import (
     HandInProgress,
     NotEnoughPlayers,
 )
+from tables.games import misdeal_reasons_for
 from tables.models import (
     MIN_PLAYERS,
     ButtonState,
@@ -227,15 +229,25 @@ def move_hand(hand: Hand, status: str, *, by: User, reason: str = "", save: bool
     return fields
 
 
-def check_misdeal_reason(reason_code: object, reason: object = "") -> tuple[MisdealReason, str]:
-    """The misdeal's code (one of :class:`MisdealReason`: 004's misdeals, or ``other``) and its
-    words: the dealer's text when given (at most 500 characters), else the code's label; ``other``
-    needs text. Raises FloorValidationError naming the field."""
+def check_misdeal_reason(
+    reason_code: object, reason: object = "", *, game: Game | None = None
+) -> tuple[MisdealReason, str]:
+    """The misdeal's code (one of :class:`MisdealReason`) and its words: the dealer's text when
+    given (at most 500 characters), else the code's label; ``other`` needs text. With ``game`` (the
+    hand's game: at dealer's choice the one picked) the code must be one of that game's misdeals
+    (:func:`tables.games.misdeal_reasons_for`: 004's for Chinese poker and lowball, Robert's Rules
+    for the pot games, ``other`` everywhere). Raises FloorValidationError naming the field."""
     if not isinstance(reason_code, str) or reason_code not in MisdealReason.values:
         raise FloorValidationError(
             f"Pick the misdeal's reason: one of {', '.join(MisdealReason.values)}.", field="reason_code"
         )
     code = MisdealReason(reason_code)
+    if game is not None and code not in (fits := misdeal_reasons_for(game.slug)):
+        raise FloorValidationError(
+            f"{code.label} is not a misdeal of {game.name}; its misdeals are "
+            f"{', '.join(fits)} (docs/misdeals.md).",
+            field="reason_code",
+        )
     text = reason.strip() if isinstance(reason, str) else ""
     check_text(text, field="reason", what="The reason", longest=500)
     if code == MisdealReason.OTHER and not text:
@@ -251,9 +263,13 @@ def void_hand(*, hand: Hand, reason_code: str, reason: str = "", by: User) -> Ha
 
     The fees are the money flow's: call :func:`handflow.services.misdeal`, which returns them
     (unless the table keeps them) and then calls this. Raises FloorValidationError (no or an
-    unknown code, ``other`` without words), IllegalTransition (the hand is settled or already void).
+    unknown code, a code that isn't a misdeal of the hand's game, ``other`` without words: the
+    whole misdeal, fees included, is rolled back), IllegalTransition (the hand is settled or
+    already void).
     """
-    code, text = check_misdeal_reason(reason_code, reason)
+    # The hand's game: the caller's hand carries it (the hand flow's locked hand does); the game a
+    # hand was dealt as never changes, so it needs no lock.
+    code, text = check_misdeal_reason(reason_code, reason, game=hand.game)
     hand = Hand.objects.select_for_update().select_related("table").get(pk=hand.pk)
     fields = move_hand(hand, HandStatus.VOID, by=by, reason=text, save=False)
     hand.misdeal_reason = code

@@ -51,7 +51,7 @@ def downs(
     second, _ = table_with_players(2, stakes="limit-4-8")
     floor_services.clock_in(table=first, dealer=dealer, by=dealer)
     hands = [settle_hand(deal_hand(first, by=dealer), by=dealer) for _ in range(2)]
-    hand_flow.misdeal(hand=deal_hand(first, by=dealer), reason_code="boxed_cards", by=dealer)
+    hand_flow.misdeal(hand=deal_hand(first, by=dealer), reason_code="two_boxed", by=dealer)
     floor_services.clock_out(table=first, by=dealer)
     # The floor assigns the dealer to the second table: that down is still open.
     floor_services.clock_in(table=second, dealer=dealer, by=floor)

@@ -239,11 +239,12 @@ def test_a_misdeal_shows_its_code_and_words(
 ) -> None:
     table, _ = table_with_players(3)
     hand = hand_flow.misdeal(
-        hand=deal_hand(table), reason_code="exposed_up", reason="two cards flashed", by=None
+        hand=deal_hand(table), reason_code="two_exposed", reason="two cards flashed", by=None
     )
     line = _only(hand)
-    assert (line.status, line.misdeal_reason, line.void_reason) == ("void", "exposed_up", "two cards flashed")
-    assert line.misdeal_label == "More than one card exposed face up by the dealer (004 lowball 13)"
+    assert (line.status, line.misdeal_reason) == ("void", "two_exposed")
+    assert line.void_reason == "two cards flashed"
+    assert line.misdeal_label == "Two or more cards exposed by the dealer (Robert's Rules, misdeal 2b)"
     assert line.fees_returned_cents == line.fees_paid_cents
 
 

@@ -79,7 +79,7 @@ def test_the_floor_void_still_returns_the_fees(
 ) -> None:
     # The floor keeps its void, through the misdeal of the money flow (fees returned).
     response = client_for("floor").post(
-        f"/api/hands/{dealt_hand.pk}/void/", {"reason_code": "boxed_cards"}, format="json"
+        f"/api/hands/{dealt_hand.pk}/void/", {"reason_code": "two_boxed"}, format="json"
     )
     assert response.status_code == 200
     assert response.json()["status"] == "void"

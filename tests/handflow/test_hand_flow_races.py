@@ -88,7 +88,7 @@ def test_the_same_misdeal_twice_returns_the_fees_once(table: Table) -> None:
     hand = hand_flow.start_hand(table=table, by=None)
     assert chips(table) == [4_900, 5_000, 5_000]
     results = race(
-        *(lambda: hand_flow.misdeal(hand=hand, reason_code="boxed_cards", by=None) for _ in range(2))
+        *(lambda: hand_flow.misdeal(hand=hand, reason_code="two_boxed", by=None) for _ in range(2))
     )
     assert all(isinstance(r, Hand) for r in results), results
     assert sorted(r.was_replayed for r in results) == [False, True]

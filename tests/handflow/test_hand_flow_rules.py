@@ -209,7 +209,7 @@ class TestSessions:
         with pytest.raises(errors.ChipsLocked):
             hand_flow.cash_out(table=table, player=ben, by=None, idempotency_key="x2")
         buy(table, cat, 5_000)  # not dealt in: may buy in during the hand
-        hand_flow.misdeal(hand=hand, reason_code="boxed_cards", by=None)
+        hand_flow.misdeal(hand=hand, reason_code="two_boxed", by=None)
         hand_flow.rebuy(table=table, player=ana, amount_cents=2_000, by=None, idempotency_key="x3")
         assert chips(table, ana, ben, cat) == [7_000, 5_000, 5_000]
 

@@ -38,6 +38,7 @@ from ledger.models import Account
 from ledger.verification import verify_ledger
 from poker.showdown import decide
 from tables import errors, rotation, services
+from tables.games import misdeal_reasons_for
 from tables.models import Hand, HandStatus, Player, Seating, Table
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "shdc"]
@@ -412,7 +413,9 @@ class HandFlowMachine(RuleBasedStateMachine):
 
     def misdeal(self, *, retry: bool) -> None:
         assert self.hand is not None
-        hand_flow.misdeal(hand=self.hand, reason_code="exposed_five", by=None)
+        # A misdeal of this game (the first of its reasons: tables.games).
+        code = misdeal_reasons_for(self.hand.game.slug)[0]
+        hand_flow.misdeal(hand=self.hand, reason_code=code, by=None)
         if retry:
             again = hand_flow.misdeal(hand=self.hand, reason_code="other", reason="again", by=None)
             assert again.was_replayed

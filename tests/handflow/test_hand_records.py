@@ -1,6 +1,6 @@
 """What the hand records for the auditor (issue "Records an auditor can read..."): the misdeal's
-reason as one of 004's codes, the boards agreed for Taiwanese poker before the deal, and the
-moment a Chinese poker clean sweep was declared."""
+reason as one of its game's codes (004's, Robert's Rules'), the boards agreed for Taiwanese poker
+before the deal, and the moment a Chinese poker clean sweep was declared."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from handflow import services as hand_flow
 from tables import errors
 from tables.choices import MisdealReason
+from tables.games import misdeal_reasons_for
 from tables.models import HandPlayer, HandStatus, Table
 
 MakeTable = Callable[..., Table]
@@ -24,10 +25,23 @@ SET_3 = {"seat": 3, "front": ["2s", "3s", "4d"], "middle": ["5s", "6s", "7s", "8
          "back": ["Ts", "Js", "9h", "8h", "7d"]}  # fmt: skip
 
 
+#: A table of each kind of game whose misdeals differ (tables.games.misdeal_reasons_for).
+_TABLES = (
+    {"game": "holdem"},
+    {"game": "stud", "stakes": "limit-4-8"},
+    {"game": "lowball", "stakes": "limit-4-8"},
+    {"game": "chinese-poker", "stakes": "points-5", "schedule": "CP2"},
+)
+
+
 @pytest.mark.parametrize("code", [c for c in MisdealReason.values if c != MisdealReason.OTHER])
-def test_a_misdeal_is_one_of_004s_reasons(make_table: MakeTable, buy_in_players: BuyIn, code: str) -> None:
-    table = make_table()
-    buy_in_players(table, [1, 2])
+def test_a_misdeal_is_one_of_its_games_reasons(
+    make_table: MakeTable, buy_in_players: BuyIn, code: str
+) -> None:
+    """Each code voids a hand of a game it fits (004's for Chinese poker and lowball, Robert's Rules
+    for the pot games: docs/misdeals.md)."""
+    table = make_table(**next(t for t in _TABLES if code in misdeal_reasons_for(t["game"])))
+    buy_in_players(table, [1, 2], 10_000)
     hand = hand_flow.misdeal(hand=hand_flow.start_hand(table=table, by=None), reason_code=code, by=None)
     assert (hand.status, hand.misdeal_reason, hand.void_reason) == (
         HandStatus.VOID,

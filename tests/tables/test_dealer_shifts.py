@@ -46,7 +46,7 @@ def test_a_dealer_clocks_in_and_runs_that_tables_hands_only(
     # The floor runs any table; the hand records the dealer on duty there (none at ``there``).
     other = hand_flow.start_hand(table=there, by=users["floor"])
     assert (other.dealer, other.dealer_shift) == (users["floor"], None)
-    voided = hand_flow.misdeal(hand=hand, reason_code="exposed_up", by=dealer)
+    voided = hand_flow.misdeal(hand=hand, reason_code="two_exposed", by=dealer)
     assert (voided.status, voided.voided_by) == (HandStatus.VOID, dealer)
 
 
@@ -106,7 +106,7 @@ def test_a_down_ends_between_hands_and_only_at_an_open_table(
         services.clock_in(table=table, dealer=second_dealer, by=users["floor"])
     with pytest.raises(errors.HandInProgress):  # the dealer can't walk off mid-hand either
         services.clock_in(table=make_table(), dealer=dealer, by=dealer)
-    hand_flow.misdeal(hand=hand, reason_code="foreign_card", by=dealer)
+    hand_flow.misdeal(hand=hand, reason_code="different_back", by=dealer)
     assert services.clock_out(table=table, by=dealer) is not None
     with pytest.raises(errors.TableClosed):
         services.clock_in(table=make_table(open=False), dealer=dealer, by=dealer)

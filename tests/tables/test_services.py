@@ -304,7 +304,7 @@ class TestSeating:
             services.unseat_player(seating=seating, by=None)
         with pytest.raises(errors.PlayerInHand):
             hand_flow.move_player(seating=seating, to_seat_number=5, by=None)
-        hand_flow.misdeal(hand=hand, reason_code="exposed_up", by=None)
+        hand_flow.misdeal(hand=hand, reason_code="two_exposed", by=None)
         services.unseat_player(seating=seating, by=None)
 
     def test_member_numbers_are_unique(self, make_player: Callable[..., Player]) -> None:
@@ -485,14 +485,14 @@ class TestHands:
         with pytest.raises(errors.FloorValidationError, match="Say what happened"):
             hand_flow.misdeal(hand=hand, reason_code="other", reason="  ", by=None)
         with pytest.raises(errors.NotYourTable):  # not clocked in at this table
-            hand_flow.misdeal(hand=hand, reason_code="exposed_up", by=users["dealer"])
+            hand_flow.misdeal(hand=hand, reason_code="two_exposed", by=users["dealer"])
         services.clock_in(table=table, dealer=users["dealer"], by=users["floor"])
-        hand = hand_flow.misdeal(hand=hand, reason_code="exposed_up", by=users["dealer"])
+        hand = hand_flow.misdeal(hand=hand, reason_code="two_exposed", by=users["dealer"])
         assert (hand.status, hand.voided_by, hand.misdeal_reason, hand.void_reason) == (
             HandStatus.VOID,
             users["dealer"],
-            "exposed_up",
-            "More than one card exposed face up by the dealer (004 lowball 13)",
+            "two_exposed",
+            "Two or more cards exposed by the dealer (Robert's Rules, misdeal 2b)",
         )
         with pytest.raises(errors.IllegalTransition):
             services.void_hand(hand=hand, reason_code="other", reason="again", by=None)

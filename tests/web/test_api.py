@@ -211,7 +211,7 @@ class TestHands:
         table, _players = table_with_players(seats=[3, 6, 8])
         dealt = deal_hand(table)
         hand = dealer.get(f"/api/hands/{dealt.pk}/").json()
-        refused = dealer.post(f"/api/hands/{hand['id']}/void/", {"reason_code": "boxed_cards"}, format="json")
+        refused = dealer.post(f"/api/hands/{hand['id']}/void/", {"reason_code": "two_boxed"}, format="json")
         assert (refused.status_code, refused.json()["code"]) == (403, "not_clocked_in")
         on_duty(table)
         assert (hand["number"], hand["status"], hand["button_seat"], hand["game"]) == (
@@ -228,12 +228,16 @@ class TestHands:
         assert dealer.post(f"/api/hands/{hand['id']}/void/", {}, format="json").status_code == 400
         other = dealer.post(f"/api/hands/{hand['id']}/void/", {"reason_code": "other"}, format="json")
         assert (other.status_code, other.json()["field"]) == (400, "reason")  # "other" needs words
+        # Chinese poker's misdeal (004 7c) is not hold'em's: refused, the hand as it was.
+        chinese = dealer.post(f"/api/hands/{hand['id']}/void/", {"reason_code": "boxed_cards"}, format="json")
+        assert (chinese.status_code, chinese.json()["field"]) == (400, "reason_code")
+        assert Hand.objects.get(pk=hand["id"]).status == HandStatus.DEALT
         voided = dealer.post(
             f"/api/hands/{hand['id']}/void/",
-            {"reason_code": "boxed_cards", "reason": "5 boxed"},
+            {"reason_code": "two_boxed", "reason": "2 boxed"},
             format="json",
         )
-        assert (voided.json()["status"], voided.json()["misdeal_reason"]) == ("void", "boxed_cards")
+        assert (voided.json()["status"], voided.json()["misdeal_reason"]) == ("void", "two_boxed")
         assert voided.json()["voided_by"] == "dealer"
         assert Hand.objects.get(pk=hand["id"]).status == HandStatus.VOID
         listed = dealer.get("/api/hands/", {"table": table.number, "status": "void"}).json()

@@ -49,7 +49,7 @@ def test_a_dealer_clocks_in_runs_the_table_and_clocks_out(
     assert Hand.objects.get(pk=hand.pk).dealer == users["dealer"]
     busy = dealer.post(url + "clock-out/", {}, format="json")
     assert (busy.status_code, busy.json()["code"]) == (409, "hand_in_progress")
-    hand_flow.misdeal(hand=hand, reason_code="boxed_cards", by=users["dealer"])
+    hand_flow.misdeal(hand=hand, reason_code="two_boxed", by=users["dealer"])
     out = dealer.post(url + "clock-out/", {}, format="json")
     assert out.status_code == 200
     assert out.json()["clocked_out_at"] is not None
@@ -111,13 +111,13 @@ def test_the_hand_says_its_dealer_boards_and_misdeal(
     assert (started.json()["boards"], started.json()["dealer"]) == (2, "dealer")
     voided = dealer.post(
         f"/api/terminal/hands/{started.json()['id']}/misdeal/",
-        {"reason_code": "wrong_count", "reason": "seat 2 had 8 cards"},
+        {"reason_code": "other", "reason": "seat 2 had 8 cards"},
         format="json",
         HTTP_IDEMPOTENCY_KEY="boards-2",
     )
     assert (voided.json()["misdeal_reason"], voided.json()["void_reason"]) == (
-        "wrong_count",
+        "other",
         "seat 2 had 8 cards",
     )
     read = client_for("auditor").get(f"/api/hands/{started.json()['id']}/").json()
-    assert (read["dealer"], read["boards"], read["misdeal_reason"]) == ("dealer", 2, "wrong_count")
+    assert (read["dealer"], read["boards"], read["misdeal_reason"]) == ("dealer", 2, "other")

@@ -149,7 +149,7 @@ def test_a_shift_through_the_api_accounts_for_every_chip(
                 voided = shift.post(
                     shift.dealer,
                     f"/api/terminal/hands/{hand['id']}/misdeal/",
-                    {"reason_code": "exposed_up", "reason": "two cards exposed face up"},
+                    {"reason_code": "two_exposed", "reason": "two cards exposed face up"},
                     200,
                 )
                 assert voided["status"] == "void"

@@ -209,7 +209,7 @@ class TestHandEndpoints:
     def test_the_floor_void_returns_fees(self, client: APIClient, table: Table, seated: list[Player]) -> None:
         start = f"/api/terminal/tables/{table.number}/hands/"
         hand = post(client, start, fees_shown(client, table.number)).json()
-        void = client.post(f"/api/hands/{hand['id']}/void/", {"reason_code": "boxed_cards"}, format="json")
+        void = client.post(f"/api/hands/{hand['id']}/void/", {"reason_code": "two_boxed"}, format="json")
         assert void.status_code == 200
         assert [ledger_selectors.player_chips(table=table, player=p) for p in seated] == [5_000, 5_000]
 
@@ -231,7 +231,7 @@ TERMINAL_REQUESTS = [
      {"dealer", "floor", "admin"}),
     ("showdown", "post", "/api/terminal/hands/{h}/showdown/", SHOWDOWN, {"dealer", "floor", "admin"}),
     ("confirm", "post", "/api/terminal/hands/{h}/confirm/", {}, {"dealer", "floor", "admin"}),
-    ("misdeal", "post", "/api/terminal/hands/{h}/misdeal/", {"reason_code": "foreign_card"},
+    ("misdeal", "post", "/api/terminal/hands/{h}/misdeal/", {"reason_code": "different_back"},
      {"dealer", "floor", "admin"}),
 ]  # fmt: skip
 

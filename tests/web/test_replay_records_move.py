@@ -16,7 +16,7 @@ from tables.roles import AUDITOR
 from web.models import IdempotentRequest
 
 # The two migrations of the move: the web's state gains the model, the floor's loses it.
-MOVE = [("web", "0001_initial"), ("tables", "0008_idempotent_request_to_web")]
+MOVE = [("web", "0001_initial"), ("tables", "0009_idempotent_request_to_web")]
 
 
 def test_the_model_is_the_webs_in_the_floors_old_table() -> None:

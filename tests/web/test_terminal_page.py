@@ -217,7 +217,7 @@ def test_dealers_choice_game_and_a_seat_sitting_out(
     dealer = dealer_client(users, table)
     first = body(dealer.get(f"/tables/{table.number}/"))
     assert 'id="game"' in first
-    assert "give the game the button picked" in first
+    assert "Dealer's choice: seat 1 (the button) picks" in first
     assert 'id="deal"' not in first
     picked = body(dealer.get(f"/tables/{table.number}/", {"game": "lowball", "sit_out": ["2"]}, headers=HX))
     assert "dealt without the joker (004 lowball rule 1)" in picked
@@ -320,13 +320,14 @@ def test_a_reading_keeps_the_entry_so_one_card_can_be_corrected(
     shown = body(read)
     assert read.status_code == 200
     assert value_of(shown, "cards_2") == "Kc Qc"
-    assert "Reading r1 (to confirm)" in shown
+    assert "Result to check" in shown
+    assert "reading r" not in shown.lower()
     assert "Main pot $20" in shown
     assert "to seat 1 (T1): Full house, aces full of sevens" in shown
     assert 'name="revision" value="1"' in shown
     # Seat 2 actually showed the king of hearts: one card changed, the hand read again.
     again = body(dealer.post(f"/hands/{hand.pk}/showdown/", HOLDEM | {"cards_2": "Kc Kh"}, headers=HX))
-    assert "Reading r2" in again
+    assert "Result to check" in again
     assert 'name="revision" value="2"' in again
     assert value_of(again, "cards_1") == "As Ac"
     # The first reading can't be confirmed any more; the one shown can, once.
@@ -475,8 +476,14 @@ def test_a_misdeal_is_one_reason_tap(
     deal(dealer, table)
     hand = Hand.objects.get(table=table)
     shown = body(dealer.get(f"/tables/{table.number}/"))
-    assert 'id="misdeal-six_cards"' in shown
-    assert 'id="misdeal-exposed_up"' in shown
+    # Hold'em's misdeals (Robert's Rules), not Chinese poker's or lowball's (004).
+    assert 'id="misdeal-first_cards_exposed"' in shown
+    assert 'id="misdeal-button_misplaced"' in shown
+    assert 'id="misdeal-six_cards"' not in shown
+    assert 'id="misdeal-wrong_count"' not in shown
+    lowball = dealer.post(f"/hands/{hand.pk}/misdeal/", {"reason_code": "exposed_up"}, headers=HX)
+    assert lowball.status_code == 400
+    assert "is not a misdeal of Texas Hold'em" in body(lowball)
     other = dealer.post(f"/hands/{hand.pk}/misdeal/", {"reason_code": "other", "reason": ""}, headers=HX)
     assert other.status_code == 400
     assert "the reason is 'other'" in body(other)
@@ -484,10 +491,10 @@ def test_a_misdeal_is_one_reason_tap(
     assert nothing.status_code == 400
     hand.refresh_from_db()
     assert hand.status == HandStatus.DEALT
-    void = dealer.post(f"/hands/{hand.pk}/misdeal/", {"reason_code": "exposed_up"}, headers=HX)
+    void = dealer.post(f"/hands/{hand.pk}/misdeal/", {"reason_code": "two_exposed"}, headers=HX)
     assert void.status_code == 200
     hand.refresh_from_db()
-    assert (hand.status, hand.misdeal_reason) == (HandStatus.VOID, "exposed_up")
+    assert (hand.status, hand.misdeal_reason) == (HandStatus.VOID, "two_exposed")
     assert "(fees returned)" in body(void)
     assert chips(table, *players) == [8_000, 8_000, 8_000]
 

@@ -85,7 +85,8 @@ def test_each_tap_stays_within_its_statements(
         # The next hand's screen shows every player's chips as the ledger has them now.
         for player_id, cents in ledger_selectors.table_chips(table=table).items():
             name = Player.objects.get(pk=player_id).name
-            assert f'{name} · <span class="chips">{format_cents(cents)}</span>' in screen, name
+            shown = f'{name}</span> · <span class="chips">{format_cents(cents)}</span>'
+            assert shown in screen, name
 
 
 # The same on both databases; 17 before (the view drew with its own read of the table).

@@ -1,6 +1,6 @@
 # The API's replay records (IdempotentRequest) move from the floor's app to the web's, keeping their
 # table: made by tables 0002_hand_money, it is already there. This migration only tells Django's
-# state that the model is the web's now (tables 0008_idempotent_request_to_web takes it out of the
+# state that the model is the web's now (tables 0009_idempotent_request_to_web takes it out of the
 # floor's state); the database is not touched.
 
 import django.db.models.deletion

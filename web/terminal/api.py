@@ -15,11 +15,12 @@ buy-in needs the floor's ``tables.manage_floor``; auditors read and change nothi
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status, viewsets
+from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
@@ -29,6 +30,7 @@ from handflow import services as hand_flow
 from tables import services as floor
 from tables.errors import FloorNotFound, FloorValidationError
 from tables.models import ChipMovement, Game, Hand, Player, Table
+from tables.services.drafts import MAX_FIELD_CHARS
 from web.floor_api import _input, _table
 from web.floor_serializers import ErrorSerializer, MisdealSerializer
 from web.idempotency import IDEMPOTENCY_HEADER, idempotent, ledger_key
@@ -59,6 +61,23 @@ ERRORS = {
         description="Conflicts with the state: chips locked in a hand, hand settled or void, key reused",
     ),
 }
+
+
+class ShowdownDraftSerializer(serializers.Serializer[dict[str, Any]]):
+    """The showdown entry as the terminal has it so far: its form fields by name (``board``,
+    ``cards_3``, ``put_in_3``, ``folded_3``...). The floor bounds it (``check_draft_entry``)."""
+
+    entry = serializers.DictField(
+        child=serializers.CharField(allow_blank=True, trim_whitespace=False, max_length=MAX_FIELD_CHARS),
+        help_text="The entry's fields by name, each as text (at most 150 fields, 16,000 characters).",
+    )
+
+
+class ShowdownDraftSavedSerializer(serializers.Serializer[dict[str, Any]]):
+    hand = serializers.IntegerField()
+    field_count = serializers.IntegerField(help_text="How many fields the draft holds.")
+    updated_at = serializers.DateTimeField()
+    updated_by = serializers.CharField(allow_null=True)
 
 
 def _player(player_id: int) -> Player:
@@ -270,6 +289,7 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
         "confirm": ["tables.run_hand"],
         "misdeal": ["tables.run_hand"],
         "declare_sweep": ["tables.run_hand"],
+        "draft": ["tables.run_hand"],
     }
 
     def _hand(self) -> Hand:
@@ -348,3 +368,27 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
             hand=hand, seat_number=data["seat_number"], sweep=data["sweep"], by=request.user
         )
         return Response(TerminalHandSerializer.from_hand(hand))
+
+    @extend_schema(
+        request=ShowdownDraftSerializer,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: ShowdownDraftSavedSerializer, **ERRORS},
+        summary="Keep the showdown entry being made (a draft: no reading, no money), for a reload",
+    )
+    @action(detail=True, methods=["put"])
+    @idempotent
+    def draft(self, request: Request, pk: str | None = None, *, idempotency_key: str) -> Response:
+        """The terminal saves what has been entered as it changes (a tap made while the connection
+        was down is sent once it is back, under the key it was made with); a reload, a crashed
+        browser or another tablet draws it back. 409 once the hand is settled or void."""
+        hand = self._hand()
+        data = _input(ShowdownDraftSerializer, request)
+        draft = floor.save_showdown_draft(hand=hand, entry=data["entry"], by=request.user)
+        return Response(
+            {
+                "hand": hand.pk,
+                "field_count": len(draft.entry),
+                "updated_at": draft.updated_at,
+                "updated_by": draft.updated_by.get_username() if draft.updated_by else None,
+            }
+        )

@@ -17,8 +17,10 @@ from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
 from poker.cards import card_texts
+from poker.sweeps import parse_sweep_kind
 from tables.models import Game
-from web.floor_forms import BOARD_FIELDS
+from tables.services.drafts import MAX_FIELD_CHARS
+from web.floor_forms import BOARD_FIELDS, PageInputError
 from web.pages import whole_number
 
 #: Taiwanese poker is dealt with one board per field of the entry, at most.
@@ -78,8 +80,34 @@ class Refusal:
 
 
 def posted_entry(data: QueryDict) -> dict[str, str]:
-    """The showdown form as posted (every field as typed; the token left out)."""
-    return {name: str(value) for name, value in data.items() if name != "csrfmiddlewaretoken"}
+    """The showdown form as posted (every field as typed, cut to :data:`MAX_FIELD_CHARS`, the
+    longest any field of the screen holds and a draft keeps; the token left out). What was cut
+    is refused by :func:`check_entry`, so nothing longer is ever read or drawn back."""
+    return {
+        name: str(value)[: MAX_FIELD_CHARS + 1]
+        for name, value in data.items()
+        if name != "csrfmiddlewaretoken"
+    }
+
+
+def check_entry(data: QueryDict | Mapping[str, str]) -> None:
+    """Refuse (PageInputError naming the field) what the screen never sends: a field longer than
+    :data:`MAX_FIELD_CHARS` characters, or a clean sweep declared that the rules don't know (the
+    screen offers only those). Checked before the entry is read, so such input is a form error
+    (400), never a write."""
+    for name, value in data.items():
+        text = str(value)
+        if len(text) > MAX_FIELD_CHARS:
+            raise PageInputError(
+                f"{name.replace('_', ' ')}: longer than any entry ({MAX_FIELD_CHARS} characters at most).",
+                field=name,
+            )
+        if name.startswith("declare_") and text and parse_sweep_kind(text) is None:
+            seat = seat_of(name)
+            raise PageInputError(
+                f"Seat {seat}: {text[:30]!r} is not a clean sweep the rules know; pick one of the list.",
+                field=name,
+            )
 
 
 def fees_posted(data: QueryDict) -> dict[int, int]:

@@ -13,8 +13,9 @@ answers with the same data, and the reading panel's words are made from it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -27,8 +28,10 @@ from casino.core.errors import DomainError
 from handflow import services as hand_flow
 from handflow.services import DealPlan
 from ledger.models import JournalTransaction
+from poker.kill import KillKind, kill_limits
 from poker.showdown import POT_GAMES
 from tables import services as floor
+from tables.games import misdeal_reasons_for
 from tables.models import (
     ButtonState,
     DealerShift,
@@ -38,13 +41,27 @@ from tables.models import (
     HandResult,
     HandStatus,
     KillType,
-    MisdealReason,
+    ShowdownDraft,
     Table,
     format_cents,
 )
-from web.floor_forms import BOARD_FIELDS, SWEEP_CHOICES, cents_to_dollars, entry_from_submitted
+from web.floor_forms import (
+    BOARD_FIELDS,
+    SWEEP_CHOICES,
+    PageInputError,
+    cents_to_dollars,
+    entry_from_submitted,
+    showdown_from_post,
+)
 from web.terminal.entry import MAX_BOARDS, CardField, NextHandChoice, Refusal, card_grid
-from web.terminal.presenters import ReadingView, SeatNet, game_note, limits_text, reading_view
+from web.terminal.presenters import (
+    ReadingView,
+    SeatNet,
+    TaiwaneseReading,
+    game_note,
+    limits_text,
+    reading_view,
+)
 from web.terminal.serializers import TerminalHandSerializer
 
 # --- The screen's parts ---------------------------------------------------------------------------------
@@ -53,13 +70,16 @@ from web.terminal.serializers import TerminalHandSerializer
 @dataclass(frozen=True)
 class KillBanner:
     """The kill state in the strip: the seat that kills (or holds the kill button), whether this
-    hand (or the next) is a kill hand, its blind and its raised limits."""
+    hand (or the next) is a kill hand, its blind and its raised limits. ``wins``: the pots the
+    holder has won outright in a row (one: it holds the kill button, and the next pot it wins
+    outright makes a kill hand; RULINGS §2)."""
 
     seat: int
     is_kill_hand: bool
     blind_cents: int | None
     pct: int
     limits: str
+    wins: int = 0
 
 
 @dataclass(frozen=True)
@@ -72,6 +92,7 @@ class SeatBeforeDeal:
     chips_cents: int | None
     is_button: bool
     is_kill: bool
+    holds_kill_button: bool
     fee_cents: int | None
     position: int | None
     left_out: str
@@ -81,10 +102,12 @@ class SeatBeforeDeal:
 
 @dataclass(frozen=True)
 class PadKey:
-    """A key of the put-in pad: it adds ``cents`` to the put-in being entered."""
+    """A key of the put-in pad: it adds ``cents`` to the put-in being entered (``label`` on the key,
+    ``what`` the bet it is, at a limit table)."""
 
     cents: int
     label: str
+    what: str = ""
 
 
 @dataclass(frozen=True)
@@ -97,6 +120,7 @@ class SeatEntry:
     chips_cents: int
     is_button: bool
     is_kill: bool
+    holds_kill_button: bool
     base_cents: int
     fields: tuple[CardField, ...]
     put_in: str
@@ -106,6 +130,7 @@ class SeatEntry:
     folded: bool
     checked_seven: bool
     declare: str
+    declare_bad: bool
     declared: str
     declared_at: datetime | None
     surrender: bool
@@ -128,6 +153,9 @@ class ShowdownEntry:
     chinese: bool
     pad: tuple[PadKey, ...]
     chip_cents: int
+    #: The entry drawn is a draft kept since the reading on the screen was made (it differs): the
+    #: reading can't be confirmed until the entry is read again.
+    changed_since_reading: bool = False
 
 
 @dataclass(frozen=True)
@@ -153,6 +181,8 @@ class HandInProgress:
     entry: ShowdownEntry
     reading: ReadingView | None
     kill: KillBanner | None
+    #: The value of a point, where the game is played for points (Chinese and Taiwanese poker).
+    point_cents: int | None
 
 
 @dataclass(frozen=True)
@@ -162,6 +192,8 @@ class BetweenHands:
 
     plan: DealPlan | None
     plan_error: str
+    #: Dealer's choice before the pick: the seat that has the button for the next hand, and picks.
+    picker: int | None
     choice: NextHandChoice
     seats: tuple[SeatBeforeDeal, ...]
     games: tuple[Game, ...]
@@ -222,18 +254,21 @@ class SeatChips(Protocol):
     def chips_cents(self) -> int: ...
 
 
-def pad_amounts(table: Table) -> tuple[PadKey, ...]:
-    """The put-in pad's keys: at a limit table the small and big bet, then whole chips of the table
-    (1, 5, 25, 100 of them); each adds its amount to the put-in being entered."""
+def pad_amounts(table: Table, kill_pct: int = 100) -> tuple[PadKey, ...]:
+    """The put-in pad's keys: at a limit table the small and big bet of the hand (a kill hand's,
+    raised as the engine's ``kill_limits`` says: x1.5 at a half kill, x2 at a full kill, up to a
+    whole chip, when ``kill_pct`` is 150 or 200), then whole chips of the table (1, 5, 25, 100 of
+    them); each adds its amount to the put-in being entered."""
     chip = table.chip_unit_cents
     stakes = table.stakes
-    bets = [
-        (cents, f"{format_cents(cents)} {what}")
-        for cents, what in ((stakes.small_bet_cents, "small bet"), (stakes.big_bet_cents, "big bet"))
-        if cents
-    ]
-    chips = [(n * chip, format_cents(n * chip)) for n in (1, 5, 25, 100) if n * chip not in dict(bets)]
-    return tuple(PadKey(cents, label) for cents, label in bets + chips)
+    small, big = stakes.small_bet_cents, stakes.big_bet_cents
+    kind = KillKind.from_multiplier_pct(kill_pct) if kill_pct != 100 else None
+    if small and big and kind is not None:
+        small, big = kill_limits(small, big, kind, chip)
+    kill = " (kill)" if kind is not None else ""
+    bets = [(cents, what + kill) for cents, what in ((small, "small bet"), (big, "big bet")) if cents]
+    chips = [(n * chip, "") for n in (1, 5, 25, 100) if n * chip not in dict(bets)]
+    return tuple(PadKey(cents, format_cents(cents), what) for cents, what in bets + chips)
 
 
 def _dealers_choice_games() -> tuple[Game, ...]:
@@ -258,6 +293,7 @@ def seats_before_deal(
     else:
         button = buttons.button_seat.number if buttons is not None and buttons.button_seat else None
     kill = buttons.kill_seat.number if buttons is not None and buttons.kill_seat else None
+    holder = kill_button_holder(table, buttons)
     sitting_round = (
         buttons.sitting_out_seat.number if buttons is not None and buttons.sitting_out_seat else None
     )
@@ -272,6 +308,7 @@ def seats_before_deal(
                 chips_cents=row.chips_cents if row else None,
                 is_button=number == button,
                 is_kill=number == kill,
+                holds_kill_button=number == holder and number != kill,
                 fee_cents=dealt[number].fee_cents if number in dealt else None,
                 position=dealt[number].position if number in dealt else None,
                 left_out=out.detail if out else "",
@@ -290,10 +327,14 @@ def showdown_entry(
     game: Game,
     values: Mapping[str, str],
     bad: set[str],
+    kill_button: int | None = None,
+    changed_since_reading: bool = False,
 ) -> ShowdownEntry:
     """The showdown panel: the board(s) and each seat's fields with what was entered, the put-in
     each seat starts from (what the flow knows: the kill seat's kill blind; nothing else is known
-    before the dealer says it), the sweeps on record, and the keys of the card grid."""
+    before the dealer says it), the sweeps on record, the keys of the card grid, and the put-in
+    pad's keys at the hand's limits (a kill hand's raised ones). ``kill_button``: the seat that
+    holds the kill button (one pot won), marked."""
     spec = POT_GAMES.get(game.slug)
     order = 0
     boards: list[CardField] = []
@@ -337,6 +378,7 @@ def showdown_entry(
                 chips_cents=p["chips_cents"],
                 is_button=p["is_button"],
                 is_kill=seat == kill_seat,
+                holds_kill_button=seat == kill_button and seat != kill_seat,
                 base_cents=base,
                 fields=tuple(seat_fields),
                 put_in=put_in if put_in is not None else (cents_to_dollars(base) if base else ""),
@@ -346,6 +388,7 @@ def showdown_entry(
                 folded=bool(values.get(f"folded_{seat}")),
                 checked_seven=bool(values.get(f"checked_seven_{seat}")),
                 declare=declare,
+                declare_bad=f"declare_{seat}" in bad,
                 declared=declared,
                 declared_at=p.get("sweep_declared_at"),
                 surrender=bool(values.get(f"surrender_{seat}")),
@@ -363,15 +406,19 @@ def showdown_entry(
         joker=bool(hand.get("joker")),
         lowball=game.slug == "lowball",
         chinese=game.slug == "chinese-poker",
-        pad=pad_amounts(table) if game.kind == GameKind.POT else (),
+        pad=pad_amounts(table, hand.get("kill_multiplier_pct") or 100) if game.kind == GameKind.POT else (),
         chip_cents=table.chip_unit_cents,
+        changed_since_reading=changed_since_reading,
     )
 
 
-def hand_kill(table: Table, hand: Mapping[str, Any]) -> KillBanner | None:
-    """The kill of the hand in progress (the terminal serializer's dict), or None without one."""
+def hand_kill(table: Table, hand: Mapping[str, Any], kill_button: int | None = None) -> KillBanner | None:
+    """The kill of the hand in progress (the terminal serializer's dict), or who holds the kill
+    button (``kill_button``: one pot won), or None."""
     if not hand.get("kill_seat"):
-        return None
+        if kill_button is None:
+            return None
+        return KillBanner(seat=kill_button, is_kill_hand=False, blind_cents=None, pct=100, limits="", wins=1)
     pct = hand["kill_multiplier_pct"]
     return KillBanner(
         seat=hand["kill_seat"],
@@ -382,12 +429,31 @@ def hand_kill(table: Table, hand: Mapping[str, Any]) -> KillBanner | None:
     )
 
 
+def kill_button_holder(table: Table, buttons: ButtonState | None) -> int | None:
+    """The seat that holds the kill button at a table that plays a kill: the kill seat, else the
+    seat that won the last pot outright (one more outright win and the next hand is a kill hand,
+    RULINGS §2); None at a table without a kill or with no streak."""
+    if buttons is None or table.stakes.kill == KillType.NONE:
+        return None
+    if buttons.kill_seat_id is not None and buttons.kill_seat is not None:
+        return buttons.kill_seat.number
+    if buttons.streak_wins and buttons.streak_seat is not None:
+        return buttons.streak_seat.number
+    return None
+
+
 def next_kill(table: Table, buttons: ButtonState | None, plan: DealPlan | None) -> KillBanner | None:
     """Who holds the kill button, and whether the next hand is a kill hand (its blind, the raised
-    limits): the plan says so when the kill seat is dealt in."""
+    limits): the plan says so when the kill seat is dealt in. After one pot won outright the
+    winner holds the kill button (``wins``: 1), the next hand not yet a kill hand."""
     holder = buttons.kill_seat.number if buttons is not None and buttons.kill_seat else None
     if holder is None:
-        return None
+        single = kill_button_holder(table, buttons)
+        if single is None or buttons is None:
+            return None
+        return KillBanner(
+            seat=single, is_kill_hand=False, blind_cents=None, pct=100, limits="", wins=buttons.streak_wins
+        )
     is_kill = plan is not None and plan.kill_seat is not None
     pct = plan.kill_multiplier_pct if plan is not None and is_kill else 100
     return KillBanner(
@@ -431,15 +497,85 @@ def _latest_hand(table: Table) -> Hand | None:
     return Hand.objects.filter(table=table).select_related("game").order_by("-number").first()
 
 
-def _submitted_entry(hand: Hand) -> dict[str, str]:
-    """The entry of the reading on record (after a reload), as the form's fields; none before the
-    showdown (``HandStatus.before_showdown``)."""
-    if hand.status in HandStatus.before_showdown():
-        return {}
-    submitted = HandResult.objects.filter(hand=hand).values_list("submitted", flat=True).first()
+def _entry_on_record(hand: Hand, seats: Sequence[int]) -> tuple[dict[str, str], bool]:
+    """The entry to draw when none was posted (a reload, another tablet): the draft kept for the
+    hand (:class:`tables.models.ShowdownDraft`, what was entered last), else the entry of the
+    reading on record, as the form's fields; none before the showdown and without a draft
+    (``HandStatus.before_showdown``). And whether the draft differs from the reading on record
+    (its showdown isn't the one read): the reading can't be confirmed until it is read again."""
+    draft = ShowdownDraft.objects.filter(hand=hand).values_list("entry", flat=True).first()
+    submitted = (
+        HandResult.objects.filter(hand=hand).values_list("submitted", flat=True).first()
+        if hand.status not in HandStatus.before_showdown()
+        else None
+    )
     if not isinstance(submitted, Mapping):
-        return {}
-    return entry_from_submitted(game_kind=hand.game.kind, game_slug=hand.game.slug, submitted=submitted)
+        submitted = None
+    if isinstance(draft, Mapping) and draft:
+        values = {str(k): str(v) for k, v in draft.items()}
+        return values, submitted is not None and _showdown_of(hand, seats, values) != submitted
+    if submitted is None:
+        return {}, False
+    game = hand.game
+    return entry_from_submitted(game_kind=game.kind, game_slug=game.slug, submitted=submitted), False
+
+
+def _showdown_of(hand: Hand, seats: Sequence[int], values: Mapping[str, str]) -> dict[str, Any] | None:
+    """The showdown a draft would post (as the showdown view reads the form), or None when it
+    can't be read."""
+    spec = POT_GAMES.get(hand.game.slug)
+    try:
+        return showdown_from_post(
+            game_kind=hand.game.kind,
+            game_slug=hand.game.slug,
+            seats=seats,
+            has_board=bool(spec and spec.board),
+            data=values,
+            boards=hand.boards if hand.game.slug == "taiwanese-poker" else None,
+        )
+    except PageInputError:
+        return None
+
+
+#: The longest player name the reading's sentences carry (the seats cut theirs on screen with an
+#: ellipsis; the full name is on the seat's title and in the hand history).
+READING_NAME_CHARS = 18
+_POINTS = re.compile(r"\b(\d+) point\(s\)")
+
+
+def short_name(name: str, most: int = READING_NAME_CHARS) -> str:
+    """``name`` cut to ``most`` characters, the last an ellipsis, when it is longer."""
+    return name if len(name) <= most else name[: most - 1].rstrip() + "\u2026"
+
+
+def _reading_names(hand: Mapping[str, Any]) -> dict[str, Any]:
+    """The hand (the serializer's dict) with each player's name as the reading says it (cut)."""
+    players = [p | {"player_name": short_name(p["player_name"])} for p in hand["players"]]
+    return {**hand, "players": players}
+
+
+def _room_words(reading: ReadingView | None) -> ReadingView | None:
+    """The reading in a card room's words: "1 point", "3 points" (not "point(s)")."""
+    if not isinstance(reading, TaiwaneseReading):
+        return reading
+
+    def points(text: str) -> str:
+        return _POINTS.sub(lambda m: f"{m[1]} point{'' if m[1] == '1' else 's'}", text)
+
+    return replace(reading, positions=tuple(replace(p, points=points(p.points)) for p in reading.positions))
+
+
+def _kill_button_in_hand(table: Table, hand: Mapping[str, Any]) -> int | None:
+    """During a hand that isn't a kill hand, at a table that plays a kill: the seat that holds the
+    kill button (it won the last pot outright; winning this one makes the next a kill hand). One
+    read, only at such a table."""
+    if table.stakes.kill == KillType.NONE or hand.get("kill_seat"):
+        return None
+    row = ButtonState.objects.filter(table=table).values_list("streak_seat__number", "streak_wins").first()
+    if row is None or not row[1] or row[0] is None:
+        return None
+    seat: int = row[0]
+    return seat
 
 
 # --- The whole screen -------------------------------------------------------------------------------------
@@ -503,7 +639,11 @@ def terminal_screen(
         may_deal=can_run and (runs_any or on_duty_is_me),
         can_manage=can_manage,
         refusal=refusal,
-        misdeal_reasons=MisdealReason.choices,
+        misdeal_reasons=(
+            tuple((str(r), str(r.label)) for r in misdeal_reasons_for(current.game.slug))
+            if in_progress and current is not None
+            else ()
+        ),
         sweeps=SWEEP_CHOICES,
         is_chinese=table.game.slug == "chinese-poker",
         notices=tuple(notes),
@@ -527,54 +667,88 @@ def _hand_in_progress(
         current.dealer = user  # the hand's dealer is most often the one tapping: not read again
     view = TerminalHandSerializer.from_hand(current, fresh=fresh, reading=reading)
     game = current.game
-    values = dict(entry) if entry is not None else _submitted_entry(current)
+    changed = False
+    if entry is not None:
+        values = dict(entry)
+    elif hand is not None and current.status in HandStatus.before_showdown():
+        values = {}  # the hand the deal just made: no draft yet, no reading
+    else:
+        values, changed = _entry_on_record(current, [p["seat_number"] for p in view["players"]])
+    kill_button = _kill_button_in_hand(table, view)
     return HandInProgress(
         hand=view,
         game=game,
         entry=showdown_entry(
-            table=table, hand=view, game=game, values=values, bad=refusal.bad if refusal else set()
+            table=table,
+            hand=view,
+            game=game,
+            values=values,
+            bad=refusal.bad if refusal else set(),
+            kill_button=kill_button,
+            changed_since_reading=changed,
         ),
-        reading=reading_view(view, game),
-        kill=hand_kill(table, view),
+        reading=_room_words(reading_view(_reading_names(view), game)),
+        kill=hand_kill(table, view, kill_button),
+        point_cents=table.stakes.point_cents if game.kind == GameKind.PLAYER_DEALER else None,
     )
 
 
 def _between_hands(
     table: Table, current: Hand | None, *, choice: NextHandChoice, reading: HandResult | None
 ) -> BetweenHands:
-    plan, plan_error = None, ""
+    plan: DealPlan | None = None
+    plan_error = ""
+    picker: int | None = None
+    games = _dealers_choice_games() if table.game.is_dealers_choice else ()
+    # The plan the seats are drawn from: the deal's, or at dealer's choice before the pick, the
+    # plan of any of its games: they are all pot games, which deal every seat that can pay from
+    # the same button at the same fees, so the seat that picks (the next hand's button) is known.
+    seats_plan: DealPlan | None = None
     if table.is_open:
+        before_pick = table.game.is_dealers_choice and choice.game is None and bool(games)
         try:
-            plan = hand_flow.preview_fees(
-                table=table, game=choice.game, sit_out_seat_numbers=choice.sit_out, hand_in_progress=False
+            seats_plan = hand_flow.preview_fees(
+                table=table,
+                game=games[0] if before_pick else choice.game,
+                sit_out_seat_numbers=choice.sit_out,
+                hand_in_progress=False,
             )
         except DomainError as exc:
             plan_error = exc.message
+        else:
+            if before_pick:
+                picker = seats_plan.button
+            else:
+                plan = seats_plan
     else:
         plan_error = f"Table {table.number} is closed."
     # The plan knows the button, the kill hand and who sits out the round; the buttons' row is read
-    # for what it doesn't know: a kill button held by a seat not dealt in, or no plan at all.
+    # for what it doesn't know: a kill button held by a seat not dealt in (or after one win), or no
+    # plan at all.
     buttons = (
-        ButtonState.objects.select_related("button_seat", "kill_seat", "sitting_out_seat")
+        ButtonState.objects.select_related("button_seat", "kill_seat", "sitting_out_seat", "streak_seat")
         .filter(table=table)
         .first()
-        if plan is None or table.stakes.kill != KillType.NONE
+        if seats_plan is None or table.stakes.kill != KillType.NONE
         else None
     )
     # Every seated player is in the plan, dealt in or left out (with their chips); without a plan
     # (too few players, the table closed) the chips are read on their own.
     chips: Iterable[SeatChips] = (
-        (*plan.dealt, *plan.left_out) if plan is not None else hand_flow.table_chips(table=table)
+        (*seats_plan.dealt, *seats_plan.left_out)
+        if seats_plan is not None
+        else hand_flow.table_chips(table=table)
     )
     return BetweenHands(
         plan=plan,
         plan_error=plan_error,
+        picker=picker,
         choice=choice,
-        seats=seats_before_deal(table, chips, buttons, plan, choice),
-        games=_dealers_choice_games() if table.game.is_dealers_choice else (),
+        seats=seats_before_deal(table, chips, buttons, seats_plan, choice),
+        games=games,
         game_note=game_note(table, choice.game),
         taiwanese=table.game.slug == "taiwanese-poker",
         board_choices=range(1, MAX_BOARDS + 1),
-        kill=next_kill(table, buttons, plan),
+        kill=next_kill(table, buttons, seats_plan),
         last=last_hand(current, reading) if current is not None else None,
     )

@@ -35,10 +35,11 @@ from handflow import services as hand_flow
 from poker.showdown import POT_GAMES
 from tables import services as floor
 from tables.errors import FeesChanged
+from tables.games import say_games
 from tables.models import Hand, HandPlayer, Table, format_cents
 from web.floor_forms import MisdealForm, PageInputError, showdown_from_post
 from web.pages import whole_number
-from web.terminal.entry import NextHandChoice, Refusal, bad_fields, fees_posted, posted_entry
+from web.terminal.entry import NextHandChoice, Refusal, bad_fields, check_entry, fees_posted, posted_entry
 from web.terminal.screen import terminal_screen
 
 #: The response header that marks the terminal's body: the page script swaps a refusal (4xx) in
@@ -89,12 +90,13 @@ def respond(
 
 
 def _refusal(exc: Exception, entry: Mapping[str, str] | None = None) -> Refusal:
-    """A service's refusal (its message and status) or this page's (400), with the bad fields."""
+    """A service's refusal (its message and status) or this page's (400), with the bad fields;
+    the games named as a card room says them (the engine's messages name them by slug)."""
     if isinstance(exc, DomainError):
         message, status, named = exc.message, exc.status, exc.field or ""
     else:
         message, status, named = str(exc), 400, getattr(exc, "field", "")
-    return Refusal(message=message, status=status, bad=bad_fields(message, entry or {}, named))
+    return Refusal(message=say_games(message), status=status, bad=bad_fields(message, entry or {}, named))
 
 
 def _after_write(
@@ -193,6 +195,7 @@ class ShowdownView(RunHandMixin, View):
         entry = posted_entry(request.POST)
         spec = POT_GAMES.get(hand.game.slug)
         try:
+            check_entry(request.POST)
             submitted = showdown_from_post(
                 game_kind=hand.game.kind,
                 game_slug=hand.game.slug,
@@ -210,7 +213,7 @@ class ShowdownView(RunHandMixin, View):
             request,
             result.hand.table,
             entry=entry,
-            notices=[("info", f"Hand {hand.number}: reading r{result.revision}; check it, then confirm.")],
+            notices=[("info", f"Hand {hand.number}: the result to check, then confirm and pay.")],
             hand=result.hand,
             reading=result,
         )
@@ -230,6 +233,11 @@ class DeclareSweepView(RunHandMixin, View):
             return _after_refusal(
                 request, hand.table, Refusal("Pick the seat and the clean sweep declared."), entry=entry
             )
+        try:
+            check_entry(request.POST)
+        except PageInputError as exc:
+            entry.pop(f"declare_{seat}", None)
+            return _after_refusal(request, hand.table, _refusal(exc, entry), entry=entry)
         try:
             hp: HandPlayer = hand_flow.declare_sweep(
                 hand=hand, seat_number=seat, sweep=sweep, by=request.user

@@ -103,10 +103,12 @@ def csrf_token(page: Any) -> str:
     return str(page.eval_on_selector("input[name=csrfmiddlewaretoken]", "el => el.value"))
 
 
-#: The page has finished: htmx has no request in flight and nothing left to swap in.
+#: The page has finished: htmx has no request in flight and nothing left to swap in, and the
+#: terminal's script has no draft or kept write waiting to be sent or in flight.
 IDLE = (
     "() => window.htmx !== undefined"
     " && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    " && (window.terminalIdle === undefined || window.terminalIdle())"
 )
 
 

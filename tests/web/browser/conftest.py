@@ -1,4 +1,5 @@
-"""The browser tests' fixtures: Chromium (one per module) and pages logged in by role."""
+"""The browser tests' fixtures: Chromium (one per module), pages logged in by role, players
+bought in at a table, and the dealer at a table's screen."""
 
 from __future__ import annotations
 
@@ -11,7 +12,12 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 
-from tests.web.browser.browser import CHROMIUM
+from handflow import services as hand_flow
+from tables import services as floor_services
+from tables.models import Player, Table
+from tests.web.browser.browser import CHROMIUM, IDLE, Dealer
+
+TABLET = (1280, 800)
 
 
 @pytest.fixture(scope="module")
@@ -75,3 +81,37 @@ def open_as(chromium: Any, live_server: Any, users: dict[str, Any]) -> Iterator[
     for context in contexts:
         context.close()
     assert violations == [], "Content-Security-Policy violations:\n" + "\n".join(violations)
+
+
+@pytest.fixture
+def seat(users: dict[str, Any], make_player: Callable[..., Player]) -> Callable[..., list[Player]]:
+    """``seat(table, {1: 8_000, 2: 5_000})``: a player bought in at each seat for that many cents
+    (named ``A1``, ``B2``...; ``names={1: "..."}`` names them)."""
+
+    def buy(table: Table, stacks: dict[int, int], names: dict[int, str] | None = None) -> list[Player]:
+        players = []
+        for number, cents in stacks.items():
+            player = make_player((names or {}).get(number) or f"{chr(64 + number)}{number}")
+            hand_flow.buy_in(
+                table=table, player=player, amount_cents=cents, seat_number=number, by=users["floor"],
+                idempotency_key=f"screen-{table.number}-{number}",
+            )  # fmt: skip
+            players.append(player)
+        return players
+
+    return buy
+
+
+@pytest.fixture
+def dealer_at(open_as: Callable[..., Any], users: dict[str, Any]) -> Callable[..., Dealer]:
+    """``dealer_at(table)``: the demo dealer clocked in at ``table``, its screen open at 1280x800
+    (``dealer_at(table, (800, 1280))`` portrait)."""
+
+    def open_screen(table: Table, viewport: tuple[int, int] = TABLET) -> Dealer:
+        floor_services.clock_in(table=table, dealer=users["dealer"], by=users["dealer"])
+        page = open_as("dealer", viewport=viewport)
+        page.goto(f"/tables/{table.number}/")
+        page.wait_for_function(IDLE)
+        return Dealer(page)
+
+    return open_screen

@@ -8,7 +8,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0006_floor_setup_and_identity'),
+        ('tables', '0008_misdeal_reasons_by_game'),
         # The web's state has the model first, so no state between the two lacks it.
         ('web', '0001_initial'),
     ]
