@@ -25,11 +25,12 @@ from django.views import View
 
 from backoffice.reports.changes import schedule_history
 from handflow import services as hand_flow
+from handflow.chips import Movement
 from ledger import selectors as ledger_selectors
 from ledger.errors import LedgerError
 from tables import services
 from tables.errors import FloorError
-from tables.models import ChipMovement, CollectionSchedule, Player, Seating, Table, TableStatus
+from tables.models import CollectionSchedule, Player, Seating, Table, TableStatus
 from tables.selectors import active_seatings
 from tables.services import RATE_FIELDS
 from web.floor_forms import PageInputError, ScheduleRevisionForm, dollars_to_cents
@@ -60,8 +61,8 @@ def _key(request: HttpRequest, action: str) -> str:
     return f"page:{request.user.pk}:{request.POST['token']}:{action}"
 
 
-def _done(request: HttpRequest, movement: ChipMovement, text: str) -> None:
-    if movement.was_replayed:
+def _done(request: HttpRequest, done: Movement, text: str) -> None:
+    if done.replayed:
         messages.info(request, f"That form was already posted ({text}); nothing was posted again.")
     else:
         messages.success(request, text)
@@ -117,7 +118,7 @@ class ManageTableView(PermissionRequiredMixin, View):
                 chosen = _int(data.get("player"))
                 walk_in = "" if chosen is not None else (data.get("player_name") or "").strip()
                 amount = dollars_to_cents(data.get("amount", ""), "amount")
-                movement = hand_flow.buy_in(
+                done = hand_flow.buy_in(
                     table=table,
                     player=None if walk_in else self._player(data),
                     new_player_name=walk_in or None,
@@ -126,21 +127,21 @@ class ManageTableView(PermissionRequiredMixin, View):
                     by=by,
                     idempotency_key=_key(request, action),
                 )
-                _done(request, movement, f"{movement.player.name} bought in for ${amount / 100:,.2f}.")
+                _done(request, done, f"{done.movement.player.name} bought in for ${amount / 100:,.2f}.")
             elif action == "rebuy":
                 player = self._player(data)
                 amount = dollars_to_cents(data.get("amount", ""), "amount")
                 key = _key(request, action)
-                movement = hand_flow.rebuy(
+                done = hand_flow.rebuy(
                     table=table, player=player, amount_cents=amount, by=by, idempotency_key=key
                 )
-                _done(request, movement, f"{player.name} rebought for ${amount / 100:,.2f}.")
+                _done(request, done, f"{player.name} rebought for ${amount / 100:,.2f}.")
             elif action == "cash_out":
                 player = self._player(data)
-                movement = hand_flow.cash_out(
+                done = hand_flow.cash_out(
                     table=table, player=player, by=by, idempotency_key=_key(request, action)
                 )
-                _done(request, movement, f"{player.name} cashed out ${movement.amount_cents / 100:,.2f}.")
+                _done(request, done, f"{player.name} cashed out ${done.movement.amount_cents / 100:,.2f}.")
             elif action in ("move", "unseat", "change_table"):
                 seating = get_object_or_404(Seating, pk=_int(data.get("seating")), table=table, left_at=None)
                 if action == "change_table":

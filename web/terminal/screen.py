@@ -27,6 +27,7 @@ from casino.core.errors import DomainError
 from handflow import services as hand_flow
 from handflow.services import DealPlan
 from ledger.models import JournalTransaction
+from poker.games import rules_for
 from poker.showdown import POT_GAMES
 from tables import services as floor
 from tables.models import (
@@ -35,6 +36,7 @@ from tables.models import (
     Game,
     GameKind,
     Hand,
+    HandPlayer,
     HandResult,
     HandStatus,
     KillType,
@@ -439,7 +441,7 @@ def _submitted_entry(hand: Hand) -> dict[str, str]:
     submitted = HandResult.objects.filter(hand=hand).values_list("submitted", flat=True).first()
     if not isinstance(submitted, Mapping):
         return {}
-    return entry_from_submitted(game_kind=hand.game.kind, game_slug=hand.game.slug, submitted=submitted)
+    return entry_from_submitted(rules=rules_for(hand.game.slug), submitted=submitted)
 
 
 # --- The whole screen -------------------------------------------------------------------------------------
@@ -455,6 +457,8 @@ def terminal_screen(
     notices: Iterable[tuple[str, str]] = (),
     hand: Hand | None = None,
     reading: HandResult | None = None,
+    players: Sequence[HandPlayer] | None = None,
+    chips: Mapping[int, int] | None = None,
 ) -> TerminalScreen:
     """Everything the screen shows to ``user``: the table, who is clocked in, the seats with their
     chips, the button (one place: the hand's, or the next hand's as its fees are taken from it),
@@ -462,8 +466,8 @@ def terminal_screen(
     finished) or the hand in progress (the showdown entry, as ``entry`` when given, else as the
     reading on record left it; the reading).
 
-    ``hand`` (and its ``reading``): the hand a service just wrote and returned, with its players and
-    chips (``dealt_players``, ``chips_after``), so they aren't read again; otherwise the table's
+    ``hand`` (and its ``reading``): the hand a service just wrote and returned, with its ``players``
+    and their ``chips`` as the service returned them, so they aren't read again; otherwise the table's
     latest hand is read. Between hands the seats come from the fee preview, which reads every
     seated player's chips anyway."""
     choice = choice or NextHandChoice()
@@ -490,7 +494,15 @@ def terminal_screen(
     part: HandInProgress | BetweenHands
     if in_progress and current is not None:
         part = _hand_in_progress(
-            table, user, current, hand=hand, entry=entry, refusal=refusal, reading=reading
+            table,
+            user,
+            current,
+            hand=hand,
+            entry=entry,
+            refusal=refusal,
+            reading=reading,
+            players=players,
+            chips=chips,
         )
     else:
         part = _between_hands(table, current, choice=choice, reading=reading)
@@ -521,11 +533,15 @@ def _hand_in_progress(
     entry: Mapping[str, str] | None,
     refusal: Refusal | None,
     reading: HandResult | None,
+    players: Sequence[HandPlayer] | None,
+    chips: Mapping[int, int] | None,
 ) -> HandInProgress:
-    fresh = hand is not None and hand.dealt_players is not None and hand.chips_after is not None
+    fresh = hand is not None and players is not None and chips is not None
     if current.dealer_id is not None and current.dealer_id == user.pk:
         current.dealer = user  # the hand's dealer is most often the one tapping: not read again
-    view = TerminalHandSerializer.from_hand(current, fresh=fresh, reading=reading)
+    view = TerminalHandSerializer.from_hand(
+        current, fresh=fresh, reading=reading, players=players, chips=chips
+    )
     game = current.game
     values = dict(entry) if entry is not None else _submitted_entry(current)
     return HandInProgress(
