@@ -39,6 +39,8 @@ from ledger.anchors import compare, stored_documents
 from ledger.hashing import json_digest, posting_digest
 from ledger.models import AccountKind, Entry, JournalTransaction, TransactionKind
 from ledger.verification import LedgerReport, Problem, ProblemList, verify_ledger
+from poker.errors import ShowdownError
+from poker.postings import Postings, PostingsKind, first_line_difference
 from tables.models import (
     CollectionRate,
     CollectionSchedule,
@@ -54,7 +56,10 @@ from tables.selectors import rate_for
 BATCH = 500
 """Hands read at a time (with their players, readings and postings)."""
 
-_SETTLEMENT_KINDS = {"pot": TransactionKind.POT_AWARD, "payments": TransactionKind.SETTLEMENT_PAYMENT}
+_SETTLEMENT_KINDS = {
+    PostingsKind.POT: TransactionKind.POT_AWARD,
+    PostingsKind.PAYMENTS: TransactionKind.SETTLEMENT_PAYMENT,
+}
 
 Line = tuple[str, int | None, int]
 """One entry as the audit compares it: (``player``/``pot``/``house``/other kind, player or hand id, cents)."""
@@ -281,18 +286,20 @@ def _line(kind: str, player_id: int | None, hand_id: int | None, amount: int) ->
 
 
 def _first_difference(expected: Sequence[Line], found: Sequence[Line]) -> str:
+    """Where the ledger's entries part from the expected ones
+    (:func:`poker.postings.first_line_difference`), in the books' words."""
+
     def text(line: Line | None) -> str:
         if line is None:
             return "nothing"
         tag, owner, amount = line
         return f"{amount:+d} to {tag}{'' if owner is None else f' {owner}'}"
 
-    for number in range(max(len(expected), len(found))):
-        want = expected[number] if number < len(expected) else None
-        got = found[number] if number < len(found) else None
-        if want != got:
-            return f"line {number + 1}: expected {text(want)}, the ledger has {text(got)}"
-    return "no difference"
+    difference = first_line_difference(expected, found)
+    if difference is None:
+        return "no difference"
+    want, got = text(difference.expected), text(difference.found)
+    return f"line {difference.line}: expected {want}, the ledger has {got}"
 
 
 def _check_fees(
@@ -364,31 +371,13 @@ def _check_fees(
     return problems
 
 
-def _settlement_lines(postings: Mapping[str, Any], hand_id: int) -> list[Line]:
-    """The entries a reading's ``postings`` make (as ``ledger.services.award_pot`` and
-    ``post_payments`` post them: zero lines skipped). Raises KeyError/TypeError/ValueError when the
-    stored postings are not of that shape."""
-    lines: list[Line] = []
-    if postings["kind"] == "pot":
-        for put_in in postings["put_ins"]:
-            if int(put_in["amount"]):
-                amount = int(put_in["amount"])
-                lines += [("player", int(put_in["player"]), -amount), ("pot", hand_id, amount)]
-        for award in [*postings["awards"], *postings["returned"]]:
-            if int(award["amount"]):
-                amount = int(award["amount"])
-                lines += [("pot", hand_id, -amount), ("player", int(award["player"]), amount)]
-    elif postings["kind"] == "payments":
-        for payment in postings["payments"]:
-            if int(payment["amount"]):
-                amount = int(payment["amount"])
-                lines += [
-                    ("player", int(payment["from_player"]), -amount),
-                    ("player", int(payment["to_player"]), amount),
-                ]
-    else:
-        raise ValueError(f"unknown postings kind {postings['kind']!r}")
-    return lines
+def _settlement_lines(postings: Postings, hand_id: int) -> list[Line]:
+    """The entries a reading's postings make (:meth:`Postings.ledger_lines`: as
+    ``ledger.services.award_pot`` and ``post_payments`` post them, zero lines skipped)."""
+    return [
+        ("pot", hand_id, line.amount) if line.player is None else ("player", line.player, line.amount)
+        for line in postings.ledger_lines()
+    ]
 
 
 def _check_settlement(
@@ -417,17 +406,18 @@ def _check_settlement(
                 )
             )
     try:
-        kind = _SETTLEMENT_KINDS[reading["postings"]["kind"]]
-        expected = _settlement_lines(reading["postings"], hand_id)
-    except (KeyError, TypeError, ValueError) as exc:
+        stored = Postings.from_json(reading["postings"])
+    except ShowdownError as exc:
         problems.append(
             Problem(
                 "settlement_postings_malformed",
-                f"{where}: the reading's stored postings can't be read ({type(exc).__name__}: {exc})",
+                f"{where}: the reading's stored postings can't be read ({exc})",
                 hand_id=hand_id,
             )
         )
         return problems
+    kind = _SETTLEMENT_KINDS[stored.kind]
+    expected = _settlement_lines(stored, hand_id)
     if not expected and reading["settlement_id"] is None:
         return problems  # nothing moved, nothing posted
     if linked is None:

@@ -10,9 +10,9 @@ What it does:
 1. makes a scratch database (SQLite in a temporary folder, or ``--pg-db`` on ``--pg``), migrates
    it, loads the house data and opens ``--tables`` tables with players seated, a list per game
    running and an interest list, and players on them (call-ins among them, one called);
-2. serves the app as the other benchmarks do (``bench_hand_api.serve_forked``): Django with
-   ``DEBUG=0`` and persistent connections under ``--workers`` pre-forked sync workers, as gunicorn
-   would run it;
+2. serves the app as the other benchmarks do, through the production server
+   (``benchmarks/prod_server.py``: gunicorn with ``deploy/gunicorn.conf.py``, ``DEBUG=0``) with
+   ``--workers`` sync workers;
 3. opens ``--boards`` boards, each loading ``/board/`` and then polling ``/board/panel/`` every
    ``--poll`` seconds exactly as ``static/live.js`` does (a conditional GET with the ETag it holds),
    each poll on its own connection as gunicorn's sync workers answer it (they don't keep a
@@ -48,7 +48,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_hand_api import cpu_seconds, drop, recreate, serve_forked, stop_servers  # noqa: E402
+from bench_hand_api import cpu_seconds, drop, recreate  # noqa: E402
+from prod_server import Server  # noqa: E402
+from prod_server import start as start_server  # noqa: E402
 
 TARGET_DELAY_S = 5.0
 
@@ -258,7 +260,7 @@ def main(argv: list[str]) -> int:
         }
     )
     os.environ.pop("DATABASE_OWNER_URL", None)
-    pids: list[int] = []
+    server: Server | None = None
     try:
         import django
 
@@ -268,7 +270,18 @@ def main(argv: list[str]) -> int:
         call_command("migrate", verbosity=0)
         call_command("collectstatic", verbosity=0, interactive=False)
         set_up_room(args.tables)
-        port, pids = serve_forked(args.workers, threaded=False)
+        from django.db import connections as db_connections
+
+        db_connections.close_all()
+        # The production server (deploy/gunicorn.conf.py), with sync workers one request at a time.
+        server = start_server(
+            os.environ,
+            log=scratch / "server.log",
+            worker_class="sync",
+            workers=args.workers,
+            collectstatic=False,
+        )
+        port, pids = server.port, server.pids()
         warm_up(port, args.workers)
         pg_pids: list[int] = []
         print(
@@ -289,7 +302,8 @@ def main(argv: list[str]) -> int:
                 pg_pids = _backends(args.pg, args.pg_db)
             measure(name, port, pids, pg_pids, args, etags=etags, busy=busy)
     finally:
-        stop_servers(pids)
+        if server is not None:
+            server.stop()
         if args.db == "postgres":
             from django.db import connections
 

@@ -11,7 +11,7 @@ What it does (PostgreSQL only; needs the server at 127.0.0.1:5432, user postgres
    settlements, about 1% misdeals) in the scratch database ``casino_bench_replay`` (``--db``);
 2. gives every settled hand a real showdown: a pool of hold'em deals (``--variants`` per button
    and number of players, so the seats are the hand's own) is decided by the engine, turned into
-   ledger lines by ``handflow.services.settlement_postings`` for each table's players, and stored
+   ledger lines by ``poker.postings.settlement_postings`` for each table's players, and stored
    with each hand as its ``HandResult`` (input, digest, result, postings); each hand's settlement
    becomes the ``pot_award`` transaction those lines post, through a pot account of its own (set-based
    SQL, triggers off, as the reports benchmark loads);
@@ -91,12 +91,12 @@ def pool_rows(variants: int, seed: int = 16) -> tuple[list[tuple[Any, ...]], lis
     from django.db import connection
 
     from handflow.audit import POT, ledger_lines
-    from handflow.services import digest_of, settlement_postings
+    from handflow.keys import digest_of
+    from poker.postings import settlement_postings
+    from poker.reading import Reading
     from poker.showdown import decide
-    from tables.models import Game, Hand, HandPlayer, Seat
 
     rng = random.Random(seed)
-    hand = Hand(game=Game.objects.get(slug="holdem"))
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT s.table_id, s.number, st.player_id, a.id FROM tables_seat s "
@@ -120,15 +120,11 @@ def pool_rows(variants: int, seed: int = 16) -> tuple[list[tuple[Any, ...]], lis
             for variant in range(variants):
                 submitted, engine_input = deal(rng, button, n, chip)
                 result = json.loads(json.dumps(decide(engine_input)))
+                typed = Reading.from_json(result)
                 digest = digest_of(engine_input)
                 for table_id, seats in by_table.items():
-                    players = [
-                        HandPlayer(seat=Seat(number=p["seat"]), player_id=seats[p["seat"]][0])
-                        for p in engine_input["players"]
-                    ]
-                    postings = settlement_postings(
-                        hand=hand, hand_players=players, engine_input=engine_input, reading=result
-                    )
+                    players = {p["seat"]: seats[p["seat"]][0] for p in engine_input["players"]}
+                    postings = settlement_postings(typed, engine_input=engine_input, player_of=players)
                     key = (table_id, button, n, variant)
                     readings.append(
                         (
@@ -137,7 +133,7 @@ def pool_rows(variants: int, seed: int = 16) -> tuple[list[tuple[Any, ...]], lis
                             json.dumps(submitted),
                             json.dumps(engine_input),
                             json.dumps(result),
-                            json.dumps(postings),
+                            json.dumps(postings.to_json()),
                         )
                     )
                     accounts = {player_id: account_id for player_id, account_id in seats.values()}

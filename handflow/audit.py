@@ -9,14 +9,14 @@ For each settled hand with a settled reading (:class:`tables.models.HandResult`)
   reading no longer matches;
 * ``engine_result``: :func:`poker.showdown.decide` on the stored input against the stored
   ``engine_result`` (``engine_refused``: the engine now refuses that input);
-* ``postings``: :func:`handflow.settlement.settlement_postings` (the function that turned the reading
+* ``postings``: :func:`poker.postings.settlement_postings` (the function that turned the reading
   into ledger lines at the showdown) on the re-decided reading against the stored ``postings``;
 * ``ledger``: the stored ``postings`` against the entries of the hand's settlement transaction
   (``HandResult.settlement``), player by player, amount by amount, in posting order. The entries are
-  laid out as the ledger's ``award_pot`` and ``post_payments`` post them: pot games, each put-in as
-  (player -x, pot +x), then each award and each return as (pot -x, player +x); Chinese and
-  Taiwanese poker, each payment as (payer -x, payee +x); lines of zero are not posted, and a
-  settlement that moves nothing has no transaction.
+  :meth:`poker.postings.Postings.ledger_lines`, laid out as the ledger's ``award_pot`` and
+  ``post_payments`` post them: pot games, each put-in as (player -x, pot +x), then each award and
+  each return as (pot -x, player +x); Chinese and Taiwanese poker, each payment as (payer -x,
+  payee +x); lines of zero are not posted, and a settlement that moves nothing has no transaction.
 
 Any difference is a failed check naming the hand and where the values part.
 
@@ -36,16 +36,15 @@ import datetime as dt
 import json
 import multiprocessing
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from django.db import connection, connections, models, transaction
 from django.utils import timezone
 
 from casino.core.version import software_version
 from handflow.keys import digest_of
-from handflow.settlement import settlement_postings
 from ledger.models import (
     Account,
     AccountKind,
@@ -58,9 +57,10 @@ from ledger.models import (
 )
 from ledger.shifts import local_midnight
 from poker.errors import ShowdownError
+from poker.postings import Postings, PostingsKind, first_line_difference, settlement_postings
+from poker.reading import Reading
 from poker.showdown import decide
 from tables.models import (
-    Game,
     Hand,
     HandPlayer,
     HandResult,
@@ -79,8 +79,14 @@ CHUNK_HANDS = 4000
 MAX_DIFFERENCES = 1000
 """Differences kept (and stored) per audit; the count of all of them is kept too."""
 
-SETTLEMENT_KINDS = {"pot": TransactionKind.POT_AWARD, "payments": TransactionKind.SETTLEMENT_PAYMENT}
+SETTLEMENT_KINDS: Final = {
+    PostingsKind.POT: TransactionKind.POT_AWARD,
+    PostingsKind.PAYMENTS: TransactionKind.SETTLEMENT_PAYMENT,
+}
 POT = "pot"  # the hand's pot account, in a ledger line
+
+Line = tuple[int | str, int]
+"""An entry as the audit compares it: ``(player id or POT, cents)``."""
 
 
 class ReplayCheck(models.TextChoices):
@@ -210,24 +216,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def ledger_lines(postings: Mapping[str, Any]) -> list[tuple[int | str, int]]:
-    """The entries the settlement of ``postings`` posts, in order: ``(player id or "pot", cents)``."""
-    lines: list[tuple[int | str, int]] = []
-    if postings.get("kind") == "pot":
-        for line in postings.get("put_ins", []):
-            if line["amount"]:
-                lines += [(line["player"], -line["amount"]), (POT, line["amount"])]
-        for line in [*postings.get("awards", []), *postings.get("returned", [])]:
-            if line["amount"]:
-                lines += [(POT, -line["amount"]), (line["player"], line["amount"])]
-    else:
-        for payment in postings.get("payments", []):
-            if payment["amount"]:
-                lines += [
-                    (payment["from_player"], -payment["amount"]),
-                    (payment["to_player"], payment["amount"]),
-                ]
-    return lines
+def ledger_lines(postings: Postings) -> list[Line]:
+    """The entries the settlement of ``postings`` posts, in order (:meth:`Postings.ledger_lines`),
+    each as ``(player id or POT, cents)``."""
+    return [(POT if line.player is None else line.player, line.amount) for line in postings.ledger_lines()]
 
 
 class _Reading(NamedTuple):
@@ -237,7 +229,6 @@ class _Reading(NamedTuple):
     hand_id: int
     table_number: int
     hand_number: int
-    game_id: int
     digest: str
     engine_input: Any
     engine_result: Any
@@ -250,19 +241,13 @@ class _Settlement(NamedTuple):
 
     hand_id: int | None
     kind: str
-    lines: list[tuple[int | str, int]]
+    lines: list[Line]
 
 
 class _Auditor:
-    """Compares hands; keeps the few model instances :func:`settlement_postings` reads (the hand's
-    game kind; each player's seat number and id) so that no model object is made per hand."""
+    """Compares hands; keeps what each account is in a ledger line between chunks."""
 
-    def __init__(self, game_kinds: Mapping[int, str]) -> None:
-        self._hands = {
-            game_id: Hand(game=Game(pk=game_id, kind=kind)) for game_id, kind in game_kinds.items()
-        }
-        self._players: dict[tuple[int, int], HandPlayer] = {}
-        self._seats: dict[int, Seat] = {}
+    def __init__(self) -> None:
         self._accounts: dict[int, int | str] = {}
 
     def accounts(self, cursor: Any, ids: set[int]) -> dict[int, int | str]:
@@ -293,21 +278,12 @@ class _Auditor:
                 found[account_id] = POT if kind == AccountKind.HAND_POT else str(kind)
         return {account_id: self._accounts.get(account_id) or found[account_id] for account_id in ids}
 
-    def hand_player(self, seat_number: int, player_id: int) -> HandPlayer:
-        key = (seat_number, player_id)
-        found = self._players.get(key)
-        if found is None:
-            seat = self._seats.get(seat_number)
-            if seat is None:
-                seat = self._seats[seat_number] = Seat(number=seat_number)
-            found = self._players[key] = HandPlayer(seat=seat, player_id=player_id)
-        return found
-
     def recompute(
-        self, reading: _Reading, players: Sequence[HandPlayer]
-    ) -> tuple[Any, Any, list[ReplayDifference]]:
-        """The stored input's digest checked, the input re-decided and its ledger lines made again:
-        ``(result, postings, differences)`` (result or postings None when they can't be made)."""
+        self, reading: _Reading, players: Mapping[int, int]
+    ) -> tuple[Any, Postings | None, list[ReplayDifference]]:
+        """The stored input's digest checked, the input re-decided and its ledger lines made again
+        (``players``: seat -> player id of the players dealt in): ``(result, postings,
+        differences)`` (result or postings None when they can't be made)."""
         differences: list[ReplayDifference] = []
         differ = _differ(reading, differences)
         engine_input = reading.engine_input
@@ -325,18 +301,15 @@ class _Auditor:
             return None, None, differences
         try:
             postings = settlement_postings(
-                hand=self._hands[reading.game_id],
-                hand_players=players,
-                engine_input=engine_input,
-                reading=result,
+                Reading.from_json(result), engine_input=engine_input, player_of=players
             )
-        except (AssertionError, KeyError, TypeError, ValueError) as exc:
-            differ(ReplayCheck.POSTINGS, f"the re-decided result gives no ledger lines ({exc!r})")
+        except ShowdownError as exc:
+            differ(ReplayCheck.POSTINGS, f"the re-decided result gives no ledger lines ({exc})")
             return result, None, differences
         return result, postings, differences
 
     def check(
-        self, reading: _Reading, players: Sequence[HandPlayer], settlement: _Settlement | None
+        self, reading: _Reading, players: Mapping[int, int], settlement: _Settlement | None
     ) -> list[ReplayDifference]:
         """Every comparison of one hand, with its stored result and ledger lines at hand."""
         result, postings, differences = self.recompute(reading, players)
@@ -344,20 +317,29 @@ class _Auditor:
         if result is not None and not _same(result, reading.engine_result):
             where = first_difference(_json_value(result), reading.engine_result) or "a value's type"
             differ(ReplayCheck.ENGINE_RESULT, f"re-decided, the result differs at {where}")
-        if postings is not None and not _same(postings, reading.postings):
-            where = first_difference(_json_value(postings), reading.postings) or "a value's type"
-            differ(ReplayCheck.POSTINGS, f"the ledger lines of the re-decided result differ at {where}")
-        self.check_ledger(reading, settlement, differ)
+        stored: Postings | None = None
+        if postings is not None:
+            made = postings.to_json()
+            if _same(made, reading.postings):
+                stored = postings  # the stored lines are these: no need to read them back
+            else:
+                where = first_difference(_json_value(made), reading.postings) or "a value's type"
+                differ(ReplayCheck.POSTINGS, f"the ledger lines of the re-decided result differ at {where}")
+        if stored is None:
+            try:
+                stored = Postings.from_json(reading.postings)
+            except ShowdownError as exc:
+                differ(ReplayCheck.LEDGER, f"the stored ledger lines can't be read ({exc})")
+                return differences
+        self.check_ledger(reading, stored, settlement, differ)
         return differences
 
-    def check_ledger(self, reading: _Reading, settlement: _Settlement | None, differ: Any) -> None:
-        """The reading's ledger lines (``reading.postings``) against the settlement's entries."""
-        stored = reading.postings if isinstance(reading.postings, dict) else {}
-        try:
-            expected = ledger_lines(stored)
-        except (KeyError, TypeError) as exc:
-            differ(ReplayCheck.LEDGER, f"the stored ledger lines can't be read ({exc!r})")
-            return
+    def check_ledger(
+        self, reading: _Reading, stored: Postings, settlement: _Settlement | None, differ: Any
+    ) -> None:
+        """The reading's stored ledger lines (``stored``, its ``postings``) against the settlement's
+        entries."""
+        expected = ledger_lines(stored)
         if settlement is None:
             if expected:
                 differ(
@@ -365,21 +347,26 @@ class _Auditor:
                     f"{len(expected)} ledger lines are stored but no settlement was posted",
                 )
             return
-        kind = SETTLEMENT_KINDS.get(str(stored.get("kind")))
+        kind = SETTLEMENT_KINDS[stored.kind]
         if settlement.hand_id != reading.hand_id or settlement.kind != kind:
             differ(
                 ReplayCheck.LEDGER,
                 f"settlement transaction {reading.settlement_id} is a {settlement.kind} of hand "
                 f"{settlement.hand_id}, not a {kind} of this hand",
             )
-        if settlement.lines != expected:
-            for index, (posted, wanted) in enumerate(zip(settlement.lines, expected, strict=False), start=1):
-                if posted != wanted:
-                    where = f"entry {index}: posted {_line_text(posted)}, stored {_line_text(wanted)}"
-                    break
-            else:
-                where = f"{len(settlement.lines)} entries posted, {len(expected)} stored"
-            differ(ReplayCheck.LEDGER, f"settlement transaction {reading.settlement_id} differs: {where}")
+        if settlement.lines == expected:
+            return
+        difference = first_line_difference(expected, settlement.lines)
+        if difference is None:
+            return
+        if difference.expected is not None and difference.found is not None:
+            where = (
+                f"entry {difference.line}: posted {_line_text(difference.found)}, "
+                f"stored {_line_text(difference.expected)}"
+            )
+        else:
+            where = f"{len(settlement.lines)} entries posted, {len(expected)} stored"
+        differ(ReplayCheck.LEDGER, f"settlement transaction {reading.settlement_id} differs: {where}")
 
 
 def _differ(reading: _Reading, differences: list[ReplayDifference]) -> Any:
@@ -391,7 +378,7 @@ def _differ(reading: _Reading, differences: list[ReplayDifference]) -> Any:
     return differ
 
 
-def _line_text(line: tuple[int | str, int]) -> str:
+def _line_text(line: Line) -> str:
     account, cents = line
     who = "the pot" if account == POT else f"player {account}"
     return f"{cents:+d} cents to {who}"
@@ -429,7 +416,7 @@ def _statements() -> _Statements:
     hand, result, table = _table(Hand), _table(HandResult), _table(Table)
     grouped = connection.vendor == "postgresql"
     readings = (
-        "SELECT h.id, t.number, h.number, h.game_id, r.digest, r.engine_input, r.engine_result, r.postings, "
+        "SELECT h.id, t.number, h.number, r.digest, r.engine_input, r.engine_result, r.postings, "
         f"r.settlement_id FROM {hand} h JOIN {result} r ON r.hand_id = h.id "
         f"JOIN {table} t ON t.id = h.table_id "
         # The range on both ids: each index is then read from the chunk's first hand, not its own start.
@@ -500,10 +487,11 @@ class _ChunkResult:
     difference_count: int
 
 
-def _audit_chunk(args: tuple[int, int, dt.datetime, dt.datetime, dict[int, str]]) -> _ChunkResult:
-    """Compare the settled hands with ids ``first..last`` started in ``[start, end)``."""
-    first, last, start, end, game_kinds = args
-    auditor = _auditor(game_kinds)
+def _audit_chunk(args: tuple[int, int, dt.datetime, dt.datetime, int]) -> _ChunkResult:
+    """Compare the settled hands with ids ``first..last`` started in ``[start, end)`` (``run``: the
+    audit the chunk is part of)."""
+    first, last, start, end, run = args
+    auditor = _auditor(run)
     sql = _statements()
     # One snapshot per chunk, read only; on PostgreSQL without parallel workers or JIT compilation
     # (each statement reads a few thousand rows by index: both cost more than they save, and the
@@ -517,17 +505,14 @@ def _audit_chunk(args: tuple[int, int, dt.datetime, dt.datetime, dict[int, str]]
             sql.readings, [first, last, first, last, HandStatus.SETTLED, ReadingStatus.SETTLED, start, end]
         )
         readings = [
-            _Reading(
-                row[0], row[1], row[2], row[3], row[4], _loads(row[5]), _loads(row[6]), _loads(row[7]), row[8]
-            )
+            _Reading(row[0], row[1], row[2], row[3], _loads(row[4]), _loads(row[5]), _loads(row[6]), row[7])
             for row in cursor.fetchall()
         ]
         if not readings:
             return _ChunkResult(0, 0, 0, [], 0)
         cursor.execute(sql.players, [readings[0].hand_id, readings[-1].hand_id])
-        hand_player = auditor.hand_player
         players = {
-            hand_id: [hand_player(seat, player) for seat, player in zip(seats, ids, strict=True)]
+            hand_id: dict(zip(seats, ids, strict=True))
             for hand_id, seats, ids in _grouped(cursor.fetchall(), sql.grouped)
         }
         settlement_ids = [reading.settlement_id for reading in readings if reading.settlement_id is not None]
@@ -550,7 +535,7 @@ def _audit_chunk(args: tuple[int, int, dt.datetime, dt.datetime, dict[int, str]]
     differences: list[ReplayDifference] = []
     count = 0
     for reading in readings:
-        found = auditor.check(reading, players.get(reading.hand_id, []), _of(settlements, reading))
+        found = auditor.check(reading, players.get(reading.hand_id, {}), _of(settlements, reading))
         count += len(found)
         differences += found[: max(MAX_DIFFERENCES - len(differences), 0)]
     return _ChunkResult(len(readings), len(settlements), entry_count, differences, count)
@@ -560,24 +545,23 @@ def _of(settlements: Mapping[int, _Settlement], reading: _Reading) -> _Settlemen
     return settlements.get(reading.settlement_id) if reading.settlement_id is not None else None
 
 
-_AUDITORS: dict[tuple[tuple[int, str], ...], _Auditor] = {}
+_AUDITORS: dict[int, _Auditor] = {}
 
 
-def _auditor(game_kinds: Mapping[int, str]) -> _Auditor:
-    """The process's auditor for these games (its caches live as long as the process)."""
-    key = tuple(sorted(game_kinds.items()))
-    found = _AUDITORS.get(key)
+def _auditor(run: int) -> _Auditor:
+    """The process's auditor for the audit ``run`` (its cache lives as long as the audit)."""
+    found = _AUDITORS.get(run)
     if found is None:
         _AUDITORS.clear()
-        found = _AUDITORS[key] = _Auditor(game_kinds)
+        found = _AUDITORS[run] = _Auditor()
     return found
 
 
 def _chunks(
-    first: int, last: int, size: int, start: dt.datetime, end: dt.datetime, game_kinds: dict[int, str]
-) -> Iterator[tuple[int, int, dt.datetime, dt.datetime, dict[int, str]]]:
+    first: int, last: int, size: int, start: dt.datetime, end: dt.datetime, run: int
+) -> Iterator[tuple[int, int, dt.datetime, dt.datetime, int]]:
     for low in range(first, last + 1, size):
-        yield (low, min(low + size - 1, last), start, end, game_kinds)
+        yield (low, min(low + size - 1, last), start, end, run)
 
 
 # --- The audit -------------------------------------------------------------------------------------------
@@ -617,10 +601,10 @@ def replay_audit(
     if hand_ids is not None:
         settled = settled.filter(pk__gte=hand_ids[0], pk__lte=hand_ids[1])
     bounds = settled.aggregate(first=models.Min("pk"), last=models.Max("pk"))
-    game_kinds = dict(Game.objects.values_list("pk", "kind"))
+    run = time.perf_counter_ns()  # this audit: the accounts cache is its own
     results: Iterable[_ChunkResult] = []
     if bounds["first"] is not None:
-        chunks = _chunks(bounds["first"], bounds["last"], chunk_hands, start, end, game_kinds)
+        chunks = _chunks(bounds["first"], bounds["last"], chunk_hands, start, end, run)
         if workers == 1:
             results = [_audit_chunk(chunk) for chunk in chunks]
         else:

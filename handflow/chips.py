@@ -3,8 +3,9 @@ cash-out, the table's chip rules, and the chips as the dealer screen shows them.
 
 Each purchase or cash-out is posted through :mod:`ledger.services` under the caller's idempotency
 key (the API sends ``req:<Idempotency-Key>``) and recorded as a :class:`tables.models.ChipMovement`
-in the same transaction; a retry under the same key returns the first movement (``was_replayed``)
-and posts nothing. No chips come on or off while the player is dealt into a hand in progress
+in the same transaction; each returns a :class:`Movement`: the movement, and whether it was made
+before (a retry under the same key returns the first movement, ``replayed``, and posts nothing).
+No chips come on or off while the player is dealt into a hand in progress
 (:func:`handflow.locks.refuse_if_locked`). :func:`table_chips` is a read and takes no locks.
 """
 
@@ -44,9 +45,18 @@ from tables.models import (
 from tables.services import User
 
 
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """What a buy-in, rebuy or cash-out did: its :class:`ChipMovement`, and ``replayed`` when the
+    request had already been carried out under its key (the first movement, nothing posted again)."""
+
+    movement: ChipMovement
+    replayed: bool = False
+
+
 def _replayed_movement(
     *, idempotency_key: str, kind: str, table: Table, player: Player, amount: int | None
-) -> ChipMovement | None:
+) -> Movement | None:
     """The movement already made under ``idempotency_key`` (a retry), or None.
 
     Raises :class:`IdempotencyKeyReused` when the key was used for another request.
@@ -59,11 +69,10 @@ def _replayed_movement(
     )
     if not same:
         raise IdempotencyKeyReused(f"The key {idempotency_key!r} was already used for another request.")
-    movement.was_replayed = True
-    return movement
+    return Movement(movement, replayed=True)
 
 
-def _replayed_walk_in(*, idempotency_key: str, table: Table, name: str, amount: int) -> ChipMovement | None:
+def _replayed_walk_in(*, idempotency_key: str, table: Table, name: str, amount: int) -> Movement | None:
     """:func:`_replayed_movement` for a walk-in's buy-in: the retry names the player it created."""
     movement = (
         ChipMovement.objects.filter(transaction__idempotency_key=idempotency_key)
@@ -116,14 +125,14 @@ def _post_movement(
     idempotency_key: str,
     memo: str,
     is_short: bool = False,
-) -> ChipMovement:
+) -> Movement:
     """Post a buy-in, rebuy or cash-out to the ledger and record its :class:`ChipMovement`, in the
     caller's transaction (the checks are the caller's)."""
     user = floor.acting_user(by)
     posted = _LEDGER_POSTING[kind](
         table=table, player=player, amount=amount, user=user, idempotency_key=idempotency_key, memo=memo
     )
-    return ChipMovement.objects.create(
+    movement = ChipMovement.objects.create(
         table=table,
         player=player,
         seating=seating,
@@ -133,6 +142,7 @@ def _post_movement(
         transaction=posted.transaction,
         created_by=user,
     )
+    return Movement(movement)
 
 
 def table_rules(table: Table) -> ChipRules:
@@ -153,7 +163,7 @@ def buy_in(
     idempotency_key: str,
     seat_number: int | None = None,
     new_player_name: str | None = None,
-) -> ChipMovement:
+) -> Movement:
     """The player's first chips of a session at ``table``: the cage sells ``amount_cents``.
 
     ``player``, or for a walk-in ``new_player_name``: the player is then created in the same
@@ -165,7 +175,7 @@ def buy_in(
     nothing is posted). The amount must fit :class:`tables.chip_rules.ChipRules`. Refused while
     the player is dealt into a hand in progress (ChipsLocked), or when the session already has
     its buy-in (AlreadyBoughtIn: use :func:`rebuy`). A retry under the same key returns the first
-    movement (``was_replayed``) and posts nothing.
+    movement (``replayed``) and posts nothing.
     """
     table = floor.lock_table(table)
     if (player is None) == (new_player_name is None):
@@ -215,7 +225,7 @@ def buy_in(
 
 
 @service
-def rebuy(*, table: Table, player: Player, amount_cents: int, by: User, idempotency_key: str) -> ChipMovement:
+def rebuy(*, table: Table, player: Player, amount_cents: int, by: User, idempotency_key: str) -> Movement:
     """More chips for a seated player who bought in this session.
 
     A full rebuy is at least the minimum buy-in; one *short* rebuy per session may be smaller, down
@@ -259,7 +269,7 @@ def rebuy(*, table: Table, player: Player, amount_cents: int, by: User, idempote
 
 
 @service
-def cash_out(*, table: Table, player: Player, by: User, idempotency_key: str) -> ChipMovement:
+def cash_out(*, table: Table, player: Player, by: User, idempotency_key: str) -> Movement:
     """The player leaves the table with all their chips: the seating ends and the cage buys them back.
 
     No chips come off a table while the player stays (Robert's Rules: no "going south"), so a

@@ -21,8 +21,8 @@ from handflow.keys import fees_key
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.shifts import Shift
-from poker.kill import kill_blind
-from poker.showdown import POT_GAMES
+from poker.games import GAME_RULES, GameRules
+from poker.kill import KillKind, kill_blind
 from tables import rotation
 from tables import services as floor
 from tables.chip_rules import ChipRules
@@ -34,6 +34,7 @@ from tables.models import (
     CollectionSchedule,
     Game,
     Hand,
+    HandPlayer,
     HandStatus,
     KillType,
     Seating,
@@ -94,6 +95,17 @@ class DealPlan:
         return {o.seat for o in self.left_out if o.reason == "cannot_pay"}
 
 
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A hand just dealt: the hand (its table, game, stakes and schedule loaded), the players dealt
+    in by position (seat and player loaded) and each one's chips at the table after the fee, by
+    player id: what the dealer's response shows, without reading them again."""
+
+    hand: Hand
+    players: tuple[HandPlayer, ...]
+    chips_after: dict[int, int]
+
+
 def _kill_for(
     table: Table, buttons: ButtonState | None, dealt: Sequence[int]
 ) -> tuple[int | None, int, int | None]:
@@ -116,10 +128,10 @@ def hand_kill_blind(hand: Hand) -> int | None:
     """The kill blind the hand's kill seat posted (None: not a kill hand)."""
     if hand.kill_seat_id is None or not hand.stakes.small_bet_cents:
         return None
-    kind = {150: KillType.HALF, 200: KillType.FULL}.get(hand.kill_multiplier_pct)
-    if kind is None:
+    kind = KillKind.from_multiplier_pct(hand.kill_multiplier_pct)
+    if kind is None or kind is KillKind.NONE:
         return None
-    return kill_blind(hand.stakes.small_bet_cents, str(kind), hand.table.chip_unit_cents)
+    return kill_blind(hand.stakes.small_bet_cents, kind, hand.table.chip_unit_cents)
 
 
 def _plan_deal(
@@ -309,7 +321,7 @@ def start_hand(
     sit_out_seat_numbers: Iterable[int] = (),
     expected_fees: Mapping[int, int] | None = None,
     boards: int | None = None,
-) -> Hand:
+) -> Dealt:
     """Start the next hand with its fees: decide who is dealt in, collect the fees, deal.
 
     Under the table lock: the players who can pay their fee (and keep enough in play: 9 points at
@@ -335,6 +347,7 @@ def start_hand(
     hand; the showdown must bring as many. The hand records its dealer: the one clocked in at the
     table (:func:`tables.services.check_runs_hands`: only they, or the floor, may deal).
 
+    Returns the hand with its players dealt in and their chips after the fee (:class:`Dealt`).
     Raises NotYourTable, TableClosed, HandInProgress, NotEnoughPlayers, NoCollectionRate,
     ConfigMismatch, FeesChanged, FloorValidationError (unknown sit-out seat, boards).
     """
@@ -357,12 +370,8 @@ def start_hand(
     plan = _plan_deal(
         table=table, game=played, seatings=seatings, sit_out=sit_out, chips=chips, buttons=buttons, at=at
     )
-    if agreed_boards is not None and 7 * len(plan.dealt) + 5 * agreed_boards > 52:
-        raise FloorValidationError(
-            f"{agreed_boards} boards and 7 cards to each of {len(plan.dealt)} players "
-            "need more than 52 cards.",
-            field="boards",
-        )
+    if agreed_boards is not None:
+        _check_deck_holds(_rules(played), agreed_boards, len(plan.dealt))
     if expected_fees is not None:
         _check_fees_as_shown(plan, expected_fees)
     fees = {d.seat: (d.fee_cents, d.chips_cents - d.fee_cents) for d in plan.dealt}
@@ -404,36 +413,47 @@ def start_hand(
         hand.joker = True
         columns.append("joker")
     hand.save(update_fields=columns)
-    hand.dealt_players = hand_players
-    hand.chips_after = {hp.player_id: fees[hp.seat.number][1] for hp in hand_players}  # chips - fee
-    return hand
+    chips_after = {hp.player_id: fees[hp.seat.number][1] for hp in hand_players}  # chips - fee
+    return Dealt(hand, tuple(hand_players), chips_after)
 
 
-TAIWANESE = "taiwanese-poker"
-# RULINGS §5 says "several boards agreed before the deal" without a limit; the house deals at most
-# three (docs/hand-flow.md), and only as many as the deck holds after 7 cards to each player.
-MAX_BOARDS = 3
+def _rules(game: Game) -> GameRules | None:
+    """The engine's rules of ``game`` (None: a game the engine doesn't know, dealt without them)."""
+    return GAME_RULES.get(game.slug)
 
 
 def _agreed_boards(game: Game, boards: object) -> int | None:
-    """Taiwanese poker's boards agreed before the deal (default 1); None for every other game."""
-    if game.slug != TAIWANESE:
+    """Boards agreed before the deal (Taiwanese poker: default 1, at most the rules' ``max_boards``);
+    None for every other game."""
+    rules = _rules(game)
+    if rules is None or not rules.agrees_boards:
         if boards is not None:
             raise FloorValidationError(f"{game.name} has no boards to agree.", field="boards")
         return None
     if boards is None:
         return 1
-    if not isinstance(boards, int) or isinstance(boards, bool) or not 1 <= boards <= MAX_BOARDS:
-        raise FloorValidationError(f"Agree 1 to {MAX_BOARDS} boards before the deal.", field="boards")
+    if not isinstance(boards, int) or isinstance(boards, bool) or not 1 <= boards <= rules.max_boards:
+        raise FloorValidationError(f"Agree 1 to {rules.max_boards} boards before the deal.", field="boards")
     return boards
 
 
+def _check_deck_holds(rules: GameRules | None, boards: int, players: int) -> None:
+    """The deck holds each player's cards and the boards agreed (RULINGS §5 doesn't limit the
+    boards; the deck does)."""
+    hand_cards, board_cards = (rules.hand_cards, rules.board_cards) if rules is not None else (0, 0)
+    if hand_cards * players + board_cards * boards > 52:
+        raise FloorValidationError(
+            f"{boards} boards and {hand_cards} cards to each of {players} players need more than 52 cards.",
+            field="boards",
+        )
+
+
 def joker_in_deck(*, table: Table, game: Game) -> bool:
-    """Whether the joker is in the deck for ``game`` dealt at ``table``: only a game with a joker
-    (lowball) dealt as the table's own game. 004 lowball rule 1: no joker is added when lowball
-    is played in dealer's choice."""
-    spec = POT_GAMES.get(game.slug)
-    return spec is not None and spec.joker and not table.game.is_dealers_choice
+    """Whether the joker is in the deck for ``game`` dealt at ``table`` (:meth:`GameRules.joker_dealt
+    <poker.games.GameRules.joker_dealt>`: only a game with a joker, lowball, dealt as the table's
+    own game; 004 lowball rule 1: none is added at dealer's choice)."""
+    rules = _rules(game)
+    return rules is not None and rules.joker_dealt(at_dealers_choice=table.game.is_dealers_choice)
 
 
 def fees_as_shown(plan: DealPlan) -> dict[int, int]:

@@ -4,6 +4,8 @@ players (``hand:<id>:fees:return``) unless the table keeps them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from casino.core.db import service
 from handflow import locks
 from handflow.keys import fees_key, fees_return_key
@@ -15,22 +17,29 @@ from tables.models import Hand, HandResult, HandStatus, ReadingStatus
 from tables.services import User
 
 
+@dataclass(frozen=True, slots=True)
+class Voided:
+    """A void hand (its table loaded), and ``replayed`` when it was void already (nothing done)."""
+
+    hand: Hand
+    replayed: bool = False
+
+
 @service
-def misdeal(*, hand: Hand, reason_code: str, reason: str = "", by: User) -> Hand:
+def misdeal(*, hand: Hand, reason_code: str, reason: str = "", by: User) -> Voided:
     """Void the hand (004 rule 7, RULINGS §6): nothing is settled, and its collection fees go back
     to the players by a reversing ledger entry (key ``hand:<id>:fees:return``) unless the table
     keeps them (``Table.keep_fees_on_misdeal``). The button goes back (the floor's void_hand).
 
     ``reason_code`` is one of :class:`tables.choices.MisdealReason` (004's misdeals; ``other``
     needs ``reason``, the dealer's words, which any code may carry). Safe to retry: a void hand is
-    returned as it is (``was_replayed``), nothing posted again. Raises NotYourTable,
+    returned as it is (``replayed``), nothing posted again. Raises NotYourTable,
     FloorValidationError (no or an unknown code), HandAlreadySettled.
     """
     table, hand = locks.lock_hand(hand)
     floor.check_runs_hands(table, by)
     if hand.status == HandStatus.VOID:
-        hand.was_replayed = True
-        return hand
+        return Voided(hand, replayed=True)
     if hand.status == HandStatus.SETTLED:
         raise HandAlreadySettled(f"Hand {hand.number} at table {table.number} is settled; it can't be void.")
     code, text = floor.check_misdeal_reason(reason_code, reason)
@@ -44,4 +53,4 @@ def misdeal(*, hand: Hand, reason_code: str, reason: str = "", by: User) -> Hand
         )
     voided = floor.void_hand(hand=hand, reason_code=code, reason=text, by=by)
     HandResult.objects.filter(hand=hand).exclude(status=ReadingStatus.VOID).update(status=ReadingStatus.VOID)
-    return voided
+    return Voided(voided)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from handflow.chips import PlayerChips, buy_in, cash_out, rebuy, table_chips, table_rules
 from handflow.deal import (
-    MAX_BOARDS,
     DealPlan,
     _hold_schedule,  # tests/web/test_hand_api_queries.py holds a schedule row as a deal does
     fees_as_shown,
@@ -23,23 +22,12 @@ from handflow.deal import (
 )
 from handflow.keys import digest_of, fees_key, fees_return_key
 from handflow.misdeal import misdeal
-from handflow.settlement import confirm_settlement, outright_winner, settlement_postings
-from handflow.showdown import (
-    CHINESE_RULES,
-    PLAYER_DEALER_GAMES,
-    POT_ENGINE_KEYS,
-    POT_PLAYER_KEYS,
-    submit_showdown,
-)
+from handflow.settlement import confirm_settlement
+from handflow.showdown import submit_showdown
 from handflow.sweeps import declare_sweep
 from handflow.table_change import move_player
 
 __all__ = [
-    "CHINESE_RULES",
-    "MAX_BOARDS",
-    "PLAYER_DEALER_GAMES",
-    "POT_ENGINE_KEYS",
-    "POT_PLAYER_KEYS",
     "DealPlan",
     "PlayerChips",
     "_hold_schedule",
@@ -55,10 +43,8 @@ __all__ = [
     "joker_in_deck",
     "misdeal",
     "move_player",
-    "outright_winner",
     "preview_fees",
     "rebuy",
-    "settlement_postings",
     "start_hand",
     "submit_showdown",
     "table_chips",

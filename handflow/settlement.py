@@ -1,12 +1,12 @@
-"""The settlement: a reading's ledger lines (:func:`settlement_postings`, which the replay audit
-uses too) and their posting as ONE ledger transaction under ``hand:<id>:settle`` once the dealer
-confirms the reading (:func:`confirm_settlement`).
+"""The settlement: the confirmed reading's ledger lines (:class:`poker.postings.Postings`, stored
+with the reading by the showdown) posted as ONE ledger transaction under ``hand:<id>:settle`` once
+the dealer confirms the reading (:func:`confirm_settlement`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.utils import timezone
 
@@ -15,10 +15,11 @@ from handflow import locks
 from handflow.keys import settle_key
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
+from poker.postings import Postings, PostingsKind
+from poker.reading import Reading
 from tables import services as floor
 from tables.errors import FloorConflict, HandAlreadySettled, HandVoided, NoReading, ReadingChanged
 from tables.models import (
-    GameKind,
     Hand,
     HandPlayer,
     HandResult,
@@ -30,91 +31,25 @@ from tables.models import (
 from tables.services import User
 
 
-def settlement_postings(
-    *,
-    hand: Hand,
-    hand_players: Sequence[HandPlayer],
-    engine_input: Mapping[str, Any],
-    reading: Mapping[str, Any],
-) -> dict[str, Any]:
-    """The ledger lines of the settlement, in settlement order, checked against the engine's nets.
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """A confirmed reading: the hand's :class:`HandResult` (its hand the locked one, with its table,
+    game, stakes and schedule), and either ``replayed`` (the hand was settled already: nothing
+    posted again, ``players`` and ``chips_after`` None) or the players dealt in by position (seat
+    and player loaded) with each one's chips at the table after the settlement, by player id."""
 
-    Pot games (``kind: pot``): every put-in into the hand's pot (position order), then each pot's
-    awards (main pot first), then the chips nobody called going back; each player's chips change
-    by exactly the engine's ``net``. Chinese and Taiwanese poker (``kind: payments``): the engine's
-    payments in its order, each ``amount`` after the all-in caps (zero payments listed, not posted).
-    """
-    player_of = {hp.seat.number: hp.player_id for hp in hand_players}
-    if hand.game.kind == GameKind.POT:
-        put_ins = [
-            {"seat": p["seat"], "player": player_of[p["seat"]], "amount": p["put_in"]}
-            for p in engine_input["players"]
-            if p["put_in"] > 0
-        ]
-        awards = [
-            {
-                "seat": a["seat"],
-                "player": player_of[a["seat"]],
-                "amount": a["amount"],
-                "pot": i,
-                "share": a["share"],
-            }
-            for i, pot in enumerate(reading["pots"])
-            for a in pot["awards"]
-            if a["amount"] > 0
-        ]
-        returned = [
-            {
-                "seat": r["seat"],
-                "player": player_of[r["seat"]],
-                "amount": r["amount"],
-                # The engine's reason, for a refund that isn't uncalled chips (the sevens rule).
-                **({"reason": r["reason"]} if "reason" in r else {}),
-            }
-            for r in reading.get("returned", [])
-            if r["amount"] > 0
-        ]
-        net = {seat: 0 for seat in player_of}
-        for line in put_ins:
-            net[line["seat"]] -= line["amount"]
-        for line in awards + returned:
-            net[line["seat"]] += line["amount"]
-        expected = {int(seat): cents for seat, cents in reading["net"].items()}
-        postings: dict[str, Any] = {"kind": "pot", "put_ins": put_ins, "awards": awards, "returned": returned}
-    else:
-        payments = [
-            {
-                "from_seat": p["from"],
-                "to_seat": p["to"],
-                "from_player": player_of[p["from"]],
-                "to_player": player_of[p["to"]],
-                "amount": p["amount"],
-                "due": p.get("due", p["amount"]),
-                "reason": p.get("reason", ""),
-            }
-            for p in reading["payments"]
-        ]
-        net = {seat: 0 for seat in player_of}
-        for p in payments:
-            net[p["from_seat"]] -= p["amount"]
-            net[p["to_seat"]] += p["amount"]
-        expected = {int(seat): data["net"] for seat, data in reading["players"].items()}
-        postings = {"kind": "payments", "payments": payments}
-    expected = {seat: expected.get(seat, 0) for seat in player_of}
-    if net != expected or sum(net.values()) != 0:
-        raise AssertionError(f"settlement lines give {net}, the engine's nets are {expected}")
-    postings["net"] = {str(seat): cents for seat, cents in sorted(net.items())}
-    return postings
+    reading: HandResult
+    replayed: bool = False
+    players: tuple[HandPlayer, ...] | None = None
+    chips_after: dict[int, int] | None = None
 
-
-def outright_winner(reading: Mapping[str, Any]) -> int | None:
-    """The seat that won every chip awarded in a pot game's reading, or None (a split, RULINGS §2)."""
-    winners = {a["seat"] for pot in reading.get("pots", []) for a in pot["awards"] if a["amount"] > 0}
-    return winners.pop() if len(winners) == 1 else None
+    @property
+    def hand(self) -> Hand:
+        return self.reading.hand
 
 
 @service
-def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> HandResult:
+def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> Settled:
     """Post the confirmed reading as ONE ledger transaction (key ``hand:<id>:settle``) and settle.
 
     ``revision`` (optional) is the reading the dealer saw; another one on record is a conflict.
@@ -122,7 +57,7 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
     every player's chips change by exactly the engine's ``net``) and record the outright winner
     for the kill (RULINGS §2); Chinese and Taiwanese poker post the engine's payments in its order.
     Confirming a settled hand again (same or no revision) returns the first result and posts
-    nothing (``was_replayed``). Raises NoReading, HandVoided, ReadingChanged, HandAlreadySettled
+    nothing (``replayed``). Raises NoReading, HandVoided, ReadingChanged, HandAlreadySettled
     (a settled hand confirmed with another revision), FloorConflict ``chips_changed``, NotYourTable.
     """
     table, hand = locks.lock_hand(hand)
@@ -144,8 +79,7 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
             and reading.status == ReadingStatus.SETTLED
             and revision in (None, reading.revision)
         ):
-            reading.was_replayed = True
-            return reading
+            return Settled(reading, replayed=True)
         raise HandAlreadySettled(
             f"Hand {hand.number} at table {table.number} is already settled"
             + (f" with reading r{reading.revision}." if reading is not None else ".")
@@ -160,19 +94,16 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
     hand_players = locks.hand_players(hand)
     players = {hp.player_id: hp.player for hp in hand_players}
     chips = _check_chips_unchanged(table, hand, hand_players, reading)
-    postings = reading.postings
+    postings = Postings.from_json(reading.postings)
     memo = f"Table {table.number} hand {hand.number}: settlement of reading r{reading.revision}"
     user = floor.acting_user(by)
     posted: ledger.Posted | None
-    if postings["kind"] == "pot":
+    if postings.kind is PostingsKind.POT:
         posted = ledger.award_pot(
             table=table,
             hand=hand,
-            put_ins=[(players[line["player"]], line["amount"]) for line in postings["put_ins"]],
-            awards=[
-                (players[line["player"]], line["amount"])
-                for line in postings["awards"] + postings["returned"]
-            ],
+            put_ins=[(players[player], cents) for player, cents in postings.into_pot()],
+            awards=[(players[player], cents) for player, cents in postings.out_of_pot()],
             user=user,
             idempotency_key=settle_key(hand),
             memo=memo,
@@ -183,8 +114,7 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
             table=table,
             hand=hand,
             payments=[
-                (players[p["from_player"]], players[p["to_player"]], p["amount"])
-                for p in postings["payments"]
+                (players[payer], players[payee], cents) for payer, payee, cents in postings.transfers()
             ],
             user=user,
             idempotency_key=settle_key(hand),
@@ -195,8 +125,8 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
     txn = None if posted is None else posted.transaction
     reading.confirmed_at, reading.confirmed_by, reading.settlement = timezone.now(), user, txn
     winner = None
-    if hand.game.kind == GameKind.POT:
-        winner = outright_winner(reading.engine_result)
+    if postings.kind is PostingsKind.POT:
+        winner = Reading.from_json(reading.engine_result).outright_winner
         reading.outright_winner_seat_number = winner
     reading.save(
         update_fields=["status", "confirmed_at", "confirmed_by", "settlement", "outright_winner_seat_number"]
@@ -204,7 +134,7 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
     # The hand is the latest at its table (it was in progress) and its result isn't recorded yet (it
     # wasn't settled): record_pot_result's checks hold; one UPDATE of the hand for both.
     fields = floor.move_hand(hand, HandStatus.SETTLED, by=by, save=False)
-    if hand.game.kind == GameKind.POT:
+    if postings.kind is PostingsKind.POT:
         _buttons, recorded = floor.record_pot_result_locked(
             table=table,
             hand=hand,
@@ -213,11 +143,9 @@ def confirm_settlement(*, hand: Hand, by: User, revision: int | None = None) -> 
         )
         fields += recorded
     hand.save(update_fields=fields)
-    hand.dealt_players = hand_players
-    hand.chips_after = {
-        hp.player_id: chips.get(hp.player_id, 0) + postings["net"][str(hp.seat.number)] for hp in hand_players
-    }
-    return reading
+    net = postings.net
+    chips_after = {hp.player_id: chips.get(hp.player_id, 0) + net[hp.seat.number] for hp in hand_players}
+    return Settled(reading, players=tuple(hand_players), chips_after=chips_after)
 
 
 def _check_chips_unchanged(

@@ -8,24 +8,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 from django.utils import timezone
 
 from casino.core.db import service
 from handflow import locks
-from handflow.deal import TAIWANESE, hand_kill_blind
+from handflow.deal import hand_kill_blind
 from handflow.keys import canonical, digest_of
-from handflow.settlement import settlement_postings
 from handflow.sweeps import record_declarations
 from ledger import selectors as ledger_selectors
-from poker.chinese import count_problems
 from poker.errors import ShowdownError
-from poker.showdown import POT_GAMES, decide
+from poker.games import GAME_RULES, GameRules
+from poker.postings import settlement_postings
+from poker.reading import Reading
+from poker.showdown import decide
 from tables import services as floor
 from tables.errors import HandAlreadySettled, HandVoided, IllegalTransition, InvalidShowdown
 from tables.models import (
-    GameKind,
     Hand,
     HandPlayer,
     HandResult,
@@ -36,21 +37,36 @@ from tables.models import (
 )
 from tables.services import User
 
-CHINESE_RULES = "house"  # RULINGS §3: the default rule set of the card room
+#: The keys a pot game's player object may give, in the order the engine input lists them: every
+#: pot game's (the engine refuses lowball's sevens-rule keys in the other games, with its message).
+POT_PLAYER_FIELDS: Final = tuple(
+    dict.fromkeys(f for rules in GAME_RULES.values() if rules.is_pot_game for f in rules.player_fields)
+)
 
 
-# ``put_in_after_draw`` and ``checked_seven``: lowball's sevens rule (004 lowball rule 2); the
-# engine refuses them in any other game.
-POT_PLAYER_KEYS = frozenset({"seat", "cards", "put_in", "folded", "put_in_after_draw", "checked_seven"})
-POT_ENGINE_KEYS = ("seat", "cards", "put_in", "folded", "put_in_after_draw", "checked_seven")
-PLAYER_DEALER_GAMES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    # game slug: (keys a player may give, top-level keys besides "players")
-    "chinese-poker": (
-        frozenset({"seat", "front", "middle", "back", "cards", "declare", "surrender", "fouled"}),
-        frozenset(),
-    ),
-    "taiwanese-poker": (frozenset({"seat", "top", "middle", "bottom"}), frozenset({"board", "boards"})),
-}
+@dataclass(frozen=True, slots=True)
+class Proposed:
+    """A showdown read and kept for confirmation: the hand's reading (its hand the locked one, with
+    its table, game, stakes and schedule), the players dealt in by position (seat and player
+    loaded) and each one's chips at the table by player id (a showdown moves none): what the
+    dealer's response shows, without reading them again."""
+
+    reading: HandResult
+    players: tuple[HandPlayer, ...]
+    chips_after: dict[int, int]
+
+    @property
+    def hand(self) -> Hand:
+        return self.reading.hand
+
+
+def game_rules(hand: Hand) -> GameRules:
+    """The engine's rules of the hand's game. Raises InvalidShowdown for a game the engine doesn't
+    decide (unknown to it, or dealer's choice itself)."""
+    rules = GAME_RULES.get(hand.game.slug)
+    if rules is None or not rules.has_showdown:
+        raise InvalidShowdown(f"{hand.game.name} has no showdown in the rules engine.")
+    return rules
 
 
 def _seat_entries(
@@ -109,15 +125,12 @@ def _engine_input(
     dealt = [hp.seat.number for hp in hand_players]
     by_seat = {hp.seat.number: hp for hp in hand_players}
     game = hand.game
-    if game.kind == GameKind.POT:
-        spec = POT_GAMES.get(game.slug)
-        if spec is None:
-            raise InvalidShowdown(f"{game.name} has no showdown in the rules engine.")
-        top = {"players", "board"} if spec.board else {"players"}
-        unknown = sorted(set(submitted) - top)
-        if unknown:
-            raise InvalidShowdown(f"unknown field(s) {', '.join(unknown)} for {game.name}.")
-        entries = _seat_entries(submitted, POT_PLAYER_KEYS, dealt)
+    rules = game_rules(hand)
+    unknown = sorted(set(submitted) - {"players", *rules.hand_fields})
+    if unknown:
+        raise InvalidShowdown(f"unknown field(s) {', '.join(unknown)} for {game.name}.")
+    if rules.is_pot_game:
+        entries = _seat_entries(submitted, frozenset(POT_PLAYER_FIELDS), dealt)
         kill_blind_cents = hand_kill_blind(hand)
         players = []
         for seat in dealt:
@@ -150,50 +163,45 @@ def _engine_input(
                         f"its put-in can't be less, got {format_cents(put_in)}.",
                         field="players",
                     )
-            players.append({k: entry[k] for k in POT_ENGINE_KEYS if k in entry})
+            players.append({k: entry[k] for k in POT_PLAYER_FIELDS if k in entry})
         result: dict[str, Any] = {
             "game": game.slug,
             "chip": table.chip_unit_cents,
             "button": hand.button_seat.number,
             "players": players,
         }
-        if spec.board:
+        if rules.has_board:
             result["board"] = submitted.get("board")
-        if spec.joker and not hand.joker:
+        if rules.joker and not hand.joker:
             result["joker"] = False  # 004 lowball rule 1: no joker at dealer's choice
         return result
-    if game.slug not in PLAYER_DEALER_GAMES:
-        raise InvalidShowdown(f"{game.name} has no showdown in the rules engine.")
-    player_keys, top_keys = PLAYER_DEALER_GAMES[game.slug]
-    unknown = sorted(set(submitted) - top_keys - {"players"})
-    if unknown:
-        raise InvalidShowdown(f"unknown field(s) {', '.join(unknown)} for {game.name}.")
-    entries = _seat_entries(submitted, player_keys, dealt)
+    entries = _seat_entries(submitted, frozenset(rules.player_fields), dealt)
     with_stacks: list[dict[str, Any]] = [
         entries[seat] | {"stack": chips.get(by_seat[seat].player_id, 0)} for seat in dealt
     ]
+    # A data-entry slip the engine would read as something else (Chinese poker: a wrong card count
+    # it would foul, RULINGS §3) is refused here, unless the dealer marked the hand fouled on
+    # purpose (004 rule 8: the house may foul it; the dealer decides).
+    problem = rules.entry_problem({"players": with_stacks})
+    if problem is not None:
+        raise InvalidShowdown(
+            f"{problem}. Correct the entry, or mark the hand fouled if the house fouls it (004 rule 8).",
+            field="players",
+        )
     result = {"game": game.slug, "point": hand.stakes.point_cents, "button": hand.button_seat.number}
-    if game.slug == "chinese-poker":
-        # A wrong card count is a typing slip to correct, not a foul to charge: the engine would
-        # read it as fouled (RULINGS §3), so it is refused here unless the dealer marked the hand
-        # fouled on purpose (004 rule 8: the house may foul it; the dealer decides).
-        problem = count_problems({"players": with_stacks})
-        if problem is not None:
-            raise InvalidShowdown(
-                f"{problem}. Correct the entry, or mark the hand fouled if the house fouls it (004 rule 8).",
-                field="players",
-            )
-        result["rules"] = CHINESE_RULES
-    else:
+    if rules.rule_set is not None:
+        result["rules"] = rules.rule_set
+    if rules.chip_in_input:
         result["chip"] = table.chip_unit_cents
-        for key in top_keys & set(submitted):
+    for key in rules.hand_fields:
+        if key in submitted:
             result[key] = submitted[key]
     result["players"] = with_stacks
     return result
 
 
 @service
-def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> HandResult:
+def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Proposed:
     """Read the showdown the dealer entered and keep it for confirmation; nothing is posted.
 
     The entry (pot games: ``board`` and each seat's ``cards``, ``put_in``, ``folded``; Chinese
@@ -205,7 +213,7 @@ def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Ha
     Chinese poker: a declared clean sweep is recorded on the seat with the time it was first
     entered (unless :func:`~handflow.sweeps.declare_sweep` recorded it earlier); an entry that
     drops a declaration on record is refused. Taiwanese poker: the entry brings the boards agreed
-    before the deal.
+    before the deal. Returns the reading with the players dealt in and their chips (:class:`Proposed`).
     Raises NotYourTable, InvalidShowdown (400: the engine's message, or a seat or amount that
     doesn't fit), HandAlreadySettled, HandVoided, IllegalTransition (not dealt yet).
     """
@@ -219,11 +227,10 @@ def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Ha
         raise IllegalTransition(f"Hand {hand.number} is {hand.status}; deal it before the showdown.")
     hand_players = locks.hand_players(hand)
     chips = ledger_selectors.table_chips(table=table)
-    hand.dealt_players, hand.chips_after = hand_players, chips  # a showdown moves no chips
     engine_input = _engine_input(
         hand=hand, table=table, hand_players=hand_players, chips=chips, submitted=submitted
     )
-    _check_boards(hand, engine_input)
+    _check_boards(hand, game_rules(hand), engine_input)
     digest = digest_of(engine_input)
     existing = (
         HandResult.objects.select_for_update(of=("self",))
@@ -234,16 +241,19 @@ def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Ha
     )
     if existing is not None:
         existing.hand = hand  # the locked, fresh one: what the caller shows
+    players = tuple(hand_players)
     if existing is not None and existing.digest == digest:
-        return existing
+        return Proposed(existing, players, chips)  # a showdown moves no chips
     record_declarations(hand, hand_players, engine_input)
     try:
         reading = decide(engine_input)
     except ShowdownError as exc:
         raise InvalidShowdown(str(exc)) from None
     postings = settlement_postings(
-        hand=hand, hand_players=hand_players, engine_input=engine_input, reading=reading
-    )
+        Reading.from_json(reading),
+        engine_input=engine_input,
+        player_of={hp.seat.number: hp.player_id for hp in hand_players},
+    ).to_json()
     now, user = timezone.now(), floor.acting_user(by)
     values = {
         "status": ReadingStatus.PROPOSED,
@@ -265,12 +275,12 @@ def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Ha
         result = existing
     if hand.status == HandStatus.DEALT:
         floor.move_hand(hand, HandStatus.SHOWDOWN, by=by)
-    return result
+    return Proposed(result, players, chips)
 
 
-def _check_boards(hand: Hand, engine_input: Mapping[str, Any]) -> None:
-    """Taiwanese poker: the entry brings as many boards as were agreed before the deal."""
-    if hand.boards is None or hand.game.slug != TAIWANESE:
+def _check_boards(hand: Hand, rules: GameRules, engine_input: Mapping[str, Any]) -> None:
+    """Boards agreed before the deal (Taiwanese poker): the entry brings as many."""
+    if hand.boards is None or not rules.agrees_boards:
         return
     boards = engine_input.get("boards")
     given = len(boards) if isinstance(boards, list) else (1 if "board" in engine_input else 0)

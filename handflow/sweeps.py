@@ -6,12 +6,14 @@ declaration on record (:func:`record_declarations`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
 
 from casino.core.db import service
 from handflow import locks
+from poker.games import GAME_RULES
 from poker.sweeps import parse_sweep_kind
 from tables import services as floor
 from tables.errors import (
@@ -25,11 +27,25 @@ from tables.models import Hand, HandPlayer, HandStatus
 from tables.services import User
 
 
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """A clean sweep on record: the seat's :class:`HandPlayer` (its hand the locked one), and
+    ``replayed`` when that declaration was already on record (its first time kept)."""
+
+    seat: HandPlayer
+    replayed: bool = False
+
+
+def _declares_sweeps(hand: Hand) -> bool:
+    rules = GAME_RULES.get(hand.game.slug)
+    return rules is not None and rules.declares_sweeps
+
+
 @service
-def declare_sweep(*, hand: Hand, seat_number: int, sweep: str, by: User) -> HandPlayer:
+def declare_sweep(*, hand: Hand, seat_number: int, sweep: str, by: User) -> Declared:
     """Record that the player in ``seat_number`` declared a clean sweep (Chinese poker; RULINGS §3:
     declared before the showdown, the 13 cards unset) and when. Declaring the same again keeps the
-    first time (``was_replayed``); the showdown entry must then carry the declaration.
+    first time (``replayed``); the showdown entry must then carry the declaration.
 
     Raises NotYourTable, FloorValidationError (not Chinese poker, unknown sweep, seat not dealt in,
     another sweep already declared), HandAlreadySettled, HandVoided, IllegalTransition (not dealt).
@@ -42,7 +58,7 @@ def declare_sweep(*, hand: Hand, seat_number: int, sweep: str, by: User) -> Hand
         raise HandVoided(f"Hand {hand.number} at table {table.number} is void (misdeal).")
     if hand.status not in (HandStatus.DEALT, HandStatus.SHOWDOWN):
         raise IllegalTransition(f"Hand {hand.number} is {hand.status}; deal it before a declaration.")
-    if hand.game.slug != "chinese-poker":
+    if not _declares_sweeps(hand):
         raise FloorValidationError(f"{hand.game.name} has no clean sweeps to declare.", field="sweep")
     kind = parse_sweep_kind(sweep) if isinstance(sweep, str) else None
     if kind is None:
@@ -51,15 +67,14 @@ def declare_sweep(*, hand: Hand, seat_number: int, sweep: str, by: User) -> Hand
     if seat is None:
         raise FloorValidationError(f"Seat {seat_number} is not dealt in this hand.", field="seat_number")
     if seat.sweep_declared == kind:
-        seat.was_replayed = True
-        return seat
+        return Declared(seat, replayed=True)
     if seat.sweep_declared:
         raise FloorValidationError(
             f"Seat {seat_number} already declared {seat.sweep_declared}; a declaration stands.", field="sweep"
         )
     seat.sweep_declared, seat.sweep_declared_at = str(kind), timezone.now()
     seat.save(update_fields=["sweep_declared", "sweep_declared_at"])
-    return seat
+    return Declared(seat)
 
 
 def record_declarations(
@@ -67,7 +82,7 @@ def record_declarations(
 ) -> None:
     """Record each clean sweep the entry declares (when first entered), and refuse an entry that
     drops or changes one on record (a declaration stands: the engine fouls a false one)."""
-    if hand.game.slug != "chinese-poker":
+    if not _declares_sweeps(hand):
         return
     now = timezone.now()
     for hp, entry in zip(hand_players, engine_input["players"], strict=True):

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from ._json import as_int, as_list, as_object, seat_key, what
+from ._fast import maker
+from ._json import Where, as_int, as_list, as_object, path, seat_key, what
 from .errors import ShowdownError
 from .pots import Share
 from .reading import PotReading, Reading
@@ -152,21 +153,22 @@ class Postings:
 
     def ledger_lines(self) -> tuple[LedgerLine, ...]:
         """The entries the settlement posts, in order (zero lines left out)."""
-        return tuple(self._lines())
-
-    def _lines(self) -> Iterator[LedgerLine]:
+        new = _new_line
+        lines: list[LedgerLine] = []
+        add = lines.append
         for put_in in self.put_ins:
-            if put_in.amount:
-                yield LedgerLine(put_in.player, -put_in.amount)
-                yield LedgerLine(None, put_in.amount)
+            if amount := put_in.amount:
+                add(new(put_in.player, -amount))
+                add(new(None, amount))
         for line in self._out_of_pot():
-            if line.amount:
-                yield LedgerLine(None, -line.amount)
-                yield LedgerLine(line.player, line.amount)
+            if amount := line.amount:
+                add(new(None, -amount))
+                add(new(line.player, amount))
         for payment in self.payments:
-            if payment.amount:
-                yield LedgerLine(payment.from_player, -payment.amount)
-                yield LedgerLine(payment.to_player, payment.amount)
+            if amount := payment.amount:
+                add(new(payment.from_player, -amount))
+                add(new(payment.to_player, amount))
+        return tuple(lines)
 
     def into_pot(self) -> tuple[tuple[int, int], ...]:
         """A pot game's ``(player, cents)`` into the pot, in order (the ledger's ``put_ins``)."""
@@ -223,8 +225,10 @@ class Postings:
         if kind == PostingsKind.POT:
             data = as_object(value, "postings", _POT_KEYS)
             put_ins = tuple(
-                PutIn(*_ints(line, f"postings.put_ins[{i}]", _PUT_IN_FIELDS))
-                for i, line in enumerate(as_list(data["put_ins"], "postings.put_ins"))
+                [
+                    _new_put_in(*_ints(line, ("postings.put_ins", i), _PUT_IN_FIELDS, keys=_PUT_IN_KEYS))
+                    for i, line in enumerate(as_list(data["put_ins"], "postings.put_ins"))
+                ]
             )
             awards = tuple(
                 _award(line, i) for i, line in enumerate(as_list(data["awards"], "postings.awards"))
@@ -232,13 +236,13 @@ class Postings:
             returned = tuple(
                 _returned(line, i) for i, line in enumerate(as_list(data["returned"], "postings.returned"))
             )
-            return cls(PostingsKind.POT, put_ins, awards, returned, (), _nets(data["net"]))
+            return _new_postings(PostingsKind.POT, put_ins, awards, returned, (), _nets(data["net"]))
         if kind == PostingsKind.PAYMENTS:
             data = as_object(value, "postings", _PAYMENTS_KEYS)
             payments = tuple(
                 _payment(line, i) for i, line in enumerate(as_list(data["payments"], "postings.payments"))
             )
-            return cls(PostingsKind.PAYMENTS, (), (), (), payments, _nets(data["net"]))
+            return _new_postings(PostingsKind.PAYMENTS, (), (), (), payments, _nets(data["net"]))
         raise ShowdownError(f"postings.kind must be 'pot' or 'payments', got {what(kind)}")
 
 
@@ -273,15 +277,22 @@ def settlement_postings(
     if isinstance(reading, PotReading):
         kind = PostingsKind.POT
         put_ins = tuple(
-            PutIn(seat, player(seat), amount) for seat, amount in _put_ins(engine_input) if amount > 0
+            [_new_put_in(seat, player(seat), amount) for seat, amount in _put_ins(engine_input) if amount > 0]
         )
         awards = tuple(
-            PostedAward(a.seat, player(a.seat), a.amount, i, a.share)
-            for i, a in reading.awards()
-            if a.amount > 0
+            [
+                _new_award(a.seat, player(a.seat), a.amount, i, a.share)
+                for i, pot in enumerate(reading.pots)
+                for a in pot.awards
+                if a.amount > 0
+            ]
         )
         returned = tuple(
-            PostedReturn(r.seat, player(r.seat), r.amount, r.reason) for r in reading.returned if r.amount > 0
+            [
+                _new_return(r.seat, player(r.seat), r.amount, r.reason)
+                for r in reading.returned
+                if r.amount > 0
+            ]
         )
         for p in put_ins:
             net[p.seat] -= p.amount
@@ -292,8 +303,10 @@ def settlement_postings(
     else:
         kind = PostingsKind.PAYMENTS
         payments = tuple(
-            PostedPayment(p.payer, p.payee, player(p.payer), player(p.payee), p.amount, p.due, p.reason)
-            for p in reading.payments
+            [
+                _new_payment(p.payer, p.payee, player(p.payer), player(p.payee), p.amount, p.due, p.reason)
+                for p in reading.payments
+            ]
         )
         for pay in payments:
             net[pay.from_seat] -= pay.amount
@@ -302,7 +315,7 @@ def settlement_postings(
     expected = {seat: engine.get(seat, 0) for seat in player_of}
     if net != expected or sum(net.values()) != 0:
         raise PostingsError(f"settlement lines give {net}, the engine's nets are {expected}")
-    return Postings(kind, put_ins, awards, returned, payments, tuple(sorted(net.items())))
+    return _new_postings(kind, put_ins, awards, returned, payments, tuple(sorted(net.items())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,10 +346,15 @@ def first_line_difference[T](expected: Sequence[T], found: Sequence[T]) -> LineD
 _POT_KEYS: Final = frozenset({"kind", "put_ins", "awards", "returned", "net"})
 _PAYMENTS_KEYS: Final = frozenset({"kind", "payments", "net"})
 _PUT_IN_FIELDS: Final = ("seat", "player", "amount")
+_PUT_IN_KEYS: Final = frozenset(_PUT_IN_FIELDS)
 _AWARD_FIELDS: Final = ("seat", "player", "amount", "pot")
 _RETURN_FIELDS: Final = ("seat", "player", "amount")
 _PAYMENT_FIELDS: Final = ("from_seat", "to_seat", "from_player", "to_player", "amount", "due")
 _SHARES: Final = {str(s): s for s in Share}
+_AWARD_KEYS: Final = frozenset({*_AWARD_FIELDS, "share"})
+_RETURN_KEYS: Final = frozenset(_RETURN_FIELDS)
+_RETURN_OPTIONAL: Final = frozenset({"reason"})
+_PAYMENT_KEYS: Final = frozenset({*_PAYMENT_FIELDS, "reason"})
 
 
 def _put_ins(engine_input: Mapping[str, Any]) -> Iterator[tuple[int, int]]:
@@ -344,49 +362,77 @@ def _put_ins(engine_input: Mapping[str, Any]) -> Iterator[tuple[int, int]]:
     if type(players) is not list:
         raise ShowdownError("engine input: players must be a list of player objects")
     for i, p in enumerate(players):
-        seat, put_in = (p.get("seat"), p.get("put_in")) if isinstance(p, Mapping) else (None, None)
+        # ``type(p) is dict`` first: the engine input is JSON, and an ABC check costs more.
+        is_object = type(p) is dict or isinstance(p, Mapping)
+        seat, put_in = (p.get("seat"), p.get("put_in")) if is_object else (None, None)
         if type(seat) is not int or type(put_in) is not int:
             raise ShowdownError(f"engine input: players[{i}] needs an integer seat and put_in")
         yield seat, put_in
 
 
 def _award(value: object, i: int) -> PostedAward:
-    where = f"postings.awards[{i}]"
-    data = as_object(value, where, frozenset({*_AWARD_FIELDS, "share"}))
+    where: Where = ("postings.awards", i)
+    data = as_object(value, where, _AWARD_KEYS)
     share = _SHARES.get(data["share"]) if type(data["share"]) is str else None
     if share is None:
-        raise ShowdownError(f"{where}.share must be one of {', '.join(_SHARES)}, got {what(data['share'])}")
+        raise ShowdownError(
+            f"{path(where, 'share')} must be one of {', '.join(_SHARES)}, got {what(data['share'])}"
+        )
     seat, player, amount, pot = _ints(data, where, _AWARD_FIELDS, check=False)
-    return PostedAward(seat, player, amount, pot, share)
+    return _new_award(seat, player, amount, pot, share)
 
 
 def _returned(value: object, i: int) -> PostedReturn:
-    where = f"postings.returned[{i}]"
-    data = as_object(value, where, frozenset(_RETURN_FIELDS), optional=frozenset({"reason"}))
+    where: Where = ("postings.returned", i)
+    data = as_object(value, where, _RETURN_KEYS, optional=_RETURN_OPTIONAL)
     reason = data.get("reason")
     if reason is not None and type(reason) is not str:
-        raise ShowdownError(f"{where}.reason must be a string, got {what(reason)}")
+        raise ShowdownError(f"{path(where, 'reason')} must be a string, got {what(reason)}")
     seat, player, amount = _ints(data, where, _RETURN_FIELDS, check=False)
-    return PostedReturn(seat, player, amount, reason)
+    return _new_return(seat, player, amount, reason)
 
 
 def _payment(value: object, i: int) -> PostedPayment:
-    where = f"postings.payments[{i}]"
-    data = as_object(value, where, frozenset({*_PAYMENT_FIELDS, "reason"}))
+    where: Where = ("postings.payments", i)
+    data = as_object(value, where, _PAYMENT_KEYS)
     if type(data["reason"]) is not str:
-        raise ShowdownError(f"{where}.reason must be a string, got {what(data['reason'])}")
+        raise ShowdownError(f"{path(where, 'reason')} must be a string, got {what(data['reason'])}")
     from_seat, to_seat, from_player, to_player, amount, due = _ints(data, where, _PAYMENT_FIELDS, check=False)
-    return PostedPayment(from_seat, to_seat, from_player, to_player, amount, due, data["reason"])
+    return _new_payment(from_seat, to_seat, from_player, to_player, amount, due, data["reason"])
 
 
 def _nets(value: object) -> tuple[tuple[int, int], ...]:
     return tuple(
-        (seat_key(key, "postings.net"), as_int(cents, f"postings.net.{key}"))
-        for key, cents in as_object(value, "postings.net").items()
+        [
+            (seat_key(key, "postings.net"), as_int(cents, "postings.net", key))
+            for key, cents in as_object(value, "postings.net").items()
+        ]
     )
 
 
-def _ints(value: object, where: str, names: Sequence[str], *, check: bool = True) -> list[int]:
-    """The integers ``names`` of an object (which has exactly those keys when ``check``)."""
-    data = as_object(value, where, names if check else None)
-    return [as_int(data[name], where, name) for name in names]
+def _ints(
+    value: object,
+    where: Where,
+    names: Sequence[str],
+    *,
+    check: bool = True,
+    keys: frozenset[str] | None = None,
+) -> list[int]:
+    """The integers ``names`` of an object (which has exactly those keys, or ``keys``, when
+    ``check``)."""
+    data = as_object(value, where, (keys or frozenset(names)) if check else None)
+    got = [data[name] for name in names]
+    for name, v in zip(names, got, strict=True):
+        if type(v) is not int:
+            as_int(v, where, name)  # raises, naming the key
+    return got
+
+
+# Positional constructors that skip the frozen dataclasses' per-field object.__setattr__ (the replay
+# audit makes a hand's postings and ledger lines again for every hand it replays).
+_new_put_in: Final = maker(PutIn)
+_new_award: Final = maker(PostedAward)
+_new_return: Final = maker(PostedReturn)
+_new_payment: Final = maker(PostedPayment)
+_new_line: Final = maker(LedgerLine)
+_new_postings: Final = maker(Postings)

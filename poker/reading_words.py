@@ -437,7 +437,7 @@ def _taiwanese_words(reading: TaiwaneseReading, names: Mapping[int, str], money:
                 f"board {p.board} {p.position}",
                 verdict,
                 p.hand or "",
-                f"{p.points} point(s) ({p.base}{bonus})",
+                f"{p.points} point{'' if p.points == 1 else 's'} ({p.base}{bonus})",
                 paid or "nobody pays",
                 any(x.amount != x.due for x in p.paid),
             )

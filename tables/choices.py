@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from poker.kill import KillKind
+
 MAX_SEATS = 10  # the largest table 004 deals (its fee bands stop at 10 players)
 MIN_PLAYERS = 2  # no hand is dealt to fewer than two players
 MAX_RATES_PER_TABLE = 5  # 004 Chinese poker collection procedure; RULINGS §3 and §6
@@ -40,8 +42,9 @@ class KillType(models.TextChoices):
 
     @property
     def multiplier_pct(self) -> int:
-        """The stakes of a kill hand in percent: x1.5 half kill, x2 full kill (004 rule 2)."""
-        return {"none": 100, "half": 150, "full": 200}[self.value]
+        """The stakes of a kill hand in percent: x1.5 half kill, x2 full kill (004 rule 2; the
+        engine's :attr:`poker.kill.KillKind.multiplier_pct`)."""
+        return KillKind(self.value).multiplier_pct
 
 
 class RateStructure(models.TextChoices):

@@ -429,7 +429,7 @@ class HandViewSet(ActionPermissionMixin, viewsets.ReadOnlyModelViewSet[Hand]):
         voided = hand_flow.misdeal(
             hand=hand, reason_code=data["reason_code"], reason=data["reason"], by=request.user
         )
-        return Response(self._fresh(voided))
+        return Response(self._fresh(voided.hand))
 
 
 # --- History -------------------------------------------------------------------------------------------

@@ -10,18 +10,19 @@ which refuse bad input with a message the page shows.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
 
 from django import forms
 
 from poker.cards import card_texts
+from poker.games import GAME_RULES, MAX_BOARDS, GameRules
+from poker.sweeps import SweepKind
 from tables.models import (
     MAX_SEATS,
     MIN_PLAYERS,
     CollectionSchedule,
     Game,
-    GameKind,
     KillType,
     MisdealReason,
     Stakes,
@@ -36,15 +37,33 @@ MAX_DOLLARS = 10**12 - 1
 #: ``FLOOR_CONFIRM_BUY_INS`` overrides it.
 LARGE_AMOUNT_BUY_INS = 20
 
-#: The clean sweeps and naturals a dealer may declare for a Chinese poker hand (the engine
-#: verifies each from the 13 cards; RULINGS 3 and the named sets).
-SWEEP_CHOICES = [
-    ("", "no declaration"),
-    ("dragon", "Dragon (A to K)"),
-    ("six-pairs", "Six pairs"),
-    ("three-straights", "Three straights"),
-    ("three-flushes", "Three flushes"),
-]
+#: How the terminal names a clean sweep (the engine's names are the values posted).
+_SWEEP_LABELS: Final = {
+    SweepKind.DRAGON: "Dragon (A to K)",
+    SweepKind.SIX_PAIRS: "Six pairs",
+    SweepKind.THREE_STRAIGHTS: "Three straights",
+    SweepKind.THREE_FLUSHES: "Three flushes",
+}
+
+
+def _sweep_choices(kinds: Iterable[SweepKind]) -> list[tuple[str, str]]:
+    return [("", "no declaration")] + [
+        (str(kind), _SWEEP_LABELS.get(kind) or str(kind).replace("-", " ").capitalize()) for kind in kinds
+    ]
+
+
+def sweep_choices(rules: GameRules) -> list[tuple[str, str]]:
+    """The clean sweeps a dealer may declare in the game of ``rules`` (:attr:`GameRules.sweeps
+    <poker.games.GameRules.sweeps>`: the engine verifies each from the 13 cards), after "no
+    declaration"."""
+    return _sweep_choices(rules.sweeps)
+
+
+#: The clean sweeps a dealer may declare in any game that has them (Chinese poker, RULINGS 3 and
+#: the named sets), after "no declaration".
+SWEEP_CHOICES: Final = _sweep_choices(
+    dict.fromkeys(kind for rules in GAME_RULES.values() for kind in rules.sweeps)
+)
 
 
 class PageInputError(ValueError):
@@ -70,20 +89,20 @@ def dollars_to_cents(text: str, what: str, field: str = "") -> int:
     return int(whole) * 100 + int((part or "0").ljust(2, "0"))
 
 
-#: Taiwanese poker's board fields, first to third (``boards`` agreed before the deal: 1-3).
-BOARD_FIELDS = ("board", "board_2", "board_3")
+#: The board fields of boards agreed before the deal (Taiwanese poker), first to the last the
+#: engine allows (:data:`poker.games.MAX_BOARDS`); a game with one board has the first.
+BOARD_FIELDS: Final = ("board", *(f"board_{i}" for i in range(2, MAX_BOARDS + 1)))
 
 
 def showdown_from_post(
     *,
-    game_kind: str,
-    game_slug: str,
+    rules: GameRules,
     seats: Sequence[int],
-    has_board: bool,
     data: Mapping[str, Any],
     boards: int | None = None,
 ) -> dict[str, Any]:
-    """The showdown object for ``submit_showdown`` from the terminal's form fields.
+    """The showdown object for ``submit_showdown`` from the terminal's form fields, for the game of
+    ``rules`` (what it enters: :class:`poker.games.GameRules`).
 
     Pot games: ``cards_<seat>``, ``put_in_<seat>`` (dollars), ``folded_<seat>``, and ``board``;
     lowball also ``after_draw_<seat>`` (dollars put in after the draw) and ``checked_seven_<seat>``
@@ -92,9 +111,9 @@ def showdown_from_post(
     (a sweep, with all 13 cards in ``cards_<seat>``) or ``surrender_<seat>``; ``fouled_<seat>``:
     the house fouls the hand (004 rule 8), with whatever cards were entered.
     Taiwanese poker: ``top_<seat>``, ``middle_<seat>``, ``bottom_<seat>``, and the boards
-    ``board``, ``board_2``, ``board_3``: with ``boards`` (the number agreed before the deal) exactly
-    that many are sent (an empty one as empty, for the engine to refuse with its message);
-    without it, ``board`` and any later board given.
+    ``board``, ``board_2``, ``board_3`` (:data:`BOARD_FIELDS`): with ``boards`` (the number agreed
+    before the deal) exactly that many are sent (an empty one as empty, for the engine to refuse
+    with its message); without it, ``board`` and any later board given.
     Raises PageInputError for an amount that isn't one.
     """
 
@@ -102,7 +121,7 @@ def showdown_from_post(
         return str(data.get(name, "") or "")
 
     players: list[dict[str, Any]] = []
-    if game_kind == GameKind.POT:
+    if rules.is_pot_game:
         for seat in seats:
             entry: dict[str, Any] = {
                 "seat": seat,
@@ -116,7 +135,7 @@ def showdown_from_post(
             if cards or not entry.get("folded"):
                 entry["cards"] = cards
             players.append(entry)
-        if game_slug == "lowball" and any(text(f"checked_seven_{seat}") for seat in seats):
+        if rules.sevens and any(text(f"checked_seven_{seat}") for seat in seats):
             for entry in players:
                 seat = entry["seat"]
                 after = text(f"after_draw_{seat}")
@@ -126,42 +145,29 @@ def showdown_from_post(
                 if text(f"checked_seven_{seat}"):
                     entry["checked_seven"] = True
         result: dict[str, Any] = {"players": players}
-        if has_board:
+        if rules.has_board:
             result["board"] = card_texts(text("board"))
         return result
-    if game_slug == "chinese-poker":
-        for seat in seats:
-            declare = text(f"declare_{seat}")
-            if text(f"fouled_{seat}"):
-                fouled: dict[str, Any] = {"seat": seat, "fouled": True}
-                for part in ("front", "middle", "back"):
-                    if cards := card_texts(text(f"{part}_{seat}")):
-                        fouled[part] = cards
-                players.append(fouled)
-            elif text(f"surrender_{seat}"):
-                players.append({"seat": seat, "surrender": True, "cards": _thirteen(text, seat)})
-            elif declare:
-                players.append({"seat": seat, "declare": declare, "cards": _thirteen(text, seat)})
-            else:
-                players.append(
-                    {
-                        "seat": seat,
-                        "front": card_texts(text(f"front_{seat}")),
-                        "middle": card_texts(text(f"middle_{seat}")),
-                        "back": card_texts(text(f"back_{seat}")),
-                    }
-                )
-        return {"players": players}
-    # Taiwanese poker
+    # The games whose players set hands (Chinese and Taiwanese poker): each seat's rows, or what
+    # the game lets a seat do instead (house foul, surrender, a clean sweep declared).
     for seat in seats:
-        players.append(
-            {
-                "seat": seat,
-                "top": card_texts(text(f"top_{seat}")),
-                "middle": card_texts(text(f"middle_{seat}")),
-                "bottom": card_texts(text(f"bottom_{seat}")),
-            }
-        )
+        declare = text(f"declare_{seat}")
+        if rules.house_foul and text(f"fouled_{seat}"):
+            fouled: dict[str, Any] = {"seat": seat, "fouled": True}
+            for row in rules.rows:
+                if cards := card_texts(text(f"{row.name}_{seat}")):
+                    fouled[row.name] = cards
+            players.append(fouled)
+        elif rules.surrender and text(f"surrender_{seat}"):
+            players.append({"seat": seat, "surrender": True, "cards": _whole_hand(text, seat, rules)})
+        elif rules.declares_sweeps and declare:
+            players.append({"seat": seat, "declare": declare, "cards": _whole_hand(text, seat, rules)})
+        else:
+            players.append(
+                {"seat": seat} | {row.name: card_texts(text(f"{row.name}_{seat}")) for row in rules.rows}
+            )
+    if not rules.agrees_boards:
+        return {"players": players}
     given = [card_texts(text(name)) for name in BOARD_FIELDS]
     count = boards if boards is not None else max(i + 1 for i, cards in enumerate(given) if cards or i == 0)
     if count > 1:  # more boards: every hand plays each (000)
@@ -169,18 +175,18 @@ def showdown_from_post(
     return {"board": given[0], "players": players}
 
 
-def _thirteen(text: Any, seat: int) -> list[str]:
-    """A declared or surrendered hand's cards: ``cards_<seat>``, else the three rows together."""
+def _whole_hand(text: Any, seat: int, rules: GameRules) -> list[str]:
+    """A declared or surrendered hand's cards: ``cards_<seat>``, else the rows together."""
     cards = card_texts(text(f"cards_{seat}"))
     if cards:
         return cards
-    return [c for row in ("front", "middle", "back") for c in card_texts(text(f"{row}_{seat}"))]
+    return [c for row in rules.rows for c in card_texts(text(f"{row.name}_{seat}"))]
 
 
-def entry_from_submitted(*, game_kind: str, game_slug: str, submitted: Mapping[str, Any]) -> dict[str, str]:
+def entry_from_submitted(*, rules: GameRules, submitted: Mapping[str, Any]) -> dict[str, str]:
     """The terminal's form fields for a showdown object as :func:`showdown_from_post` made it (a
-    reading on record): the entry as the dealer left it, to correct and read again. Amounts are
-    dollars as typed (``12`` or ``12.50``), cards space-separated."""
+    reading on record) in the game of ``rules``: the entry as the dealer left it, to correct and
+    read again. Amounts are dollars as typed (``12`` or ``12.50``), cards space-separated."""
 
     def cards(value: Any) -> str:
         return " ".join(str(c) for c in value) if isinstance(value, list) else ""
@@ -196,7 +202,7 @@ def entry_from_submitted(*, game_kind: str, game_slug: str, submitted: Mapping[s
         if not isinstance(player, Mapping) or not isinstance(player.get("seat"), int):
             continue
         seat = player["seat"]
-        if game_kind == GameKind.POT:
+        if rules.is_pot_game:
             fields[f"cards_{seat}"] = cards(player.get("cards"))
             if isinstance(player.get("put_in"), int):
                 fields[f"put_in_{seat}"] = cents_to_dollars(player["put_in"])
@@ -206,10 +212,9 @@ def entry_from_submitted(*, game_kind: str, game_slug: str, submitted: Mapping[s
                 if player.get(flag) is True:
                     fields[f"{name}_{seat}"] = "on"
             continue
-        rows = ("front", "middle", "back") if game_slug == "chinese-poker" else ("top", "middle", "bottom")
-        for row in rows:
-            if row in player:
-                fields[f"{row}_{seat}"] = cards(player.get(row))
+        for row in rules.rows:
+            if row.name in player:
+                fields[f"{row.name}_{seat}"] = cards(player.get(row.name))
         if "cards" in player:
             fields[f"cards_{seat}"] = cards(player.get("cards"))
         if isinstance(player.get("declare"), str):

@@ -40,6 +40,7 @@ from django.views import View
 from backoffice.reports.changes import schedule_history
 from casino.core.money import format_cents
 from handflow import services as hand_flow
+from handflow.chips import Movement
 from ledger import selectors as ledger_selectors
 from ledger.errors import LedgerError
 from tables import services
@@ -101,8 +102,8 @@ def _key(request: HttpRequest, action: str) -> str:
     return f"page:{request.user.pk}:{request.POST['token']}:{action}"
 
 
-def _done(request: HttpRequest, movement: ChipMovement, text: str) -> None:
-    if movement.was_replayed:
+def _done(request: HttpRequest, done: Movement, text: str) -> None:
+    if done.replayed:
         messages.info(request, f"That form was already posted ({text}); nothing was posted again.")
     else:
         messages.success(request, text)
@@ -279,7 +280,7 @@ class ManageTableView(PermissionRequiredMixin, View):
                         by=by,
                         idempotency_key=_key(request, action),
                     )
-                    done = f"{movement.player.name} bought in for ${amount / 100:,.2f}."
+                    done = f"{movement.movement.player.name} bought in for ${amount / 100:,.2f}."
                 elif action == "rebuy":
                     assert player is not None  # a rebuy names its player (self._player)
                     key = _key(request, action)
@@ -292,11 +293,11 @@ class ManageTableView(PermissionRequiredMixin, View):
                     movement = hand_flow.cash_out(
                         table=table, player=player, by=by, idempotency_key=_key(request, action)
                     )
-                    done = f"{player.name} cashed out ${movement.amount_cents / 100:,.2f}."
+                    done = f"{player.name} cashed out ${movement.movement.amount_cents / 100:,.2f}."
         except SeatedElsewhere as exc:
             raise _Question("elsewhere", exc.message) from None
         _done(request, movement, done)
-        if check is not None and check.over_report_threshold and not movement.was_replayed:
+        if check is not None and check.over_report_threshold and not movement.replayed:
             messages.warning(request, check.warning or "Over the report threshold today.")
 
     @staticmethod

@@ -90,21 +90,17 @@ def _hand_block(hand: hands.HandLine) -> pdf.PdfBlock:
         )
     for pot in hand.pots:
         awards = ", ".join(
-            f"seat {a.seat} ({a.player}) {a.share} {format_cents(a.amount_cents)}"
-            + (f" with {a.hand}" if a.hand else "")
+            f"{a.who} {a.share} {format_cents(a.amount_cents)}" + (f" with {a.hand}" if a.hand else "")
             for a in pot.awards
         )
-        notes.append(f"Pot {pot.number} {format_cents(pot.amount_cents)}: {awards or 'no award'}")
+        notes.append(f"{pot.title} {format_cents(pot.amount_cents)}: {awards or 'no award'}")
     for back in hand.returned:
-        notes.append(
-            f"Returned: {format_cents(back.amount_cents)} to seat {back.seat} ({back.player}), {back.reason}"
-        )
+        notes.append(f"Returned: {back.text} {format_cents(back.amount_cents)}")
     if hand.settlement:
         notes.append(
             "Payments in settlement order: "
             + "; ".join(
-                f"{p.order}. seat {p.from_seat} ({p.from_player}) pays seat {p.to_seat} ({p.to_player}) "
-                f"{format_cents(p.amount_cents)}"
+                f"{p.order}. {p.payer} pays {p.payee} {format_cents(p.amount_cents)}"
                 + (f" of {format_cents(p.due_cents)} due (capped)" if p.capped else "")
                 + (f", {p.reason}" if p.reason else "")
                 for p in hand.settlement

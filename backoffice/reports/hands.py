@@ -8,9 +8,11 @@ ledger's postings for the hand (transaction ids and hashes). Money is in dollars
 
 Everything comes from the records: the showdown as entered (``HandResult.submitted``), the input
 the engine was given (``engine_input``; its sha256 is ``input_digest``), the engine's answer
-(``engine_result``), the ledger lines the reading posts (``postings``) and the entries of every
-transaction of the hand (fee, settlement, fee returned on a misdeal). A void hand shows its misdeal
-code (:class:`tables.models.MisdealReason`) and the dealer's words.
+(``engine_result``, read back typed by :mod:`poker.reading` and said by the engine's one presenter,
+:mod:`poker.reading_words`, as the dealer terminal says it), the ledger lines the reading posts
+(``postings``) and the entries of every transaction of the hand (fee, settlement, fee returned on a
+misdeal). A reading the engine can't read back is shown as nothing rather than guessed at. A void
+hand shows its misdeal code (:class:`tables.models.MisdealReason`) and the dealer's words.
 
 A page of hands is read with a fixed number of queries (hands; their players; their ledger entries;
 their waivers; their readings), whatever the page size.
@@ -22,7 +24,7 @@ import dataclasses
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from django.db.models import Sum
 
@@ -30,14 +32,16 @@ from backoffice.reports.common import RateBook, ReportFilters, ReportMeta, in_re
 from casino.core.money import format_cents
 from ledger.models import AccountKind, Entry, FeeWaiver, TransactionKind
 from ledger.shifts import Shift
+from poker.errors import ShowdownError
+from poker.games import GAME_RULES, GameRules
+from poker.reading import Reading
+from poker.reading_words import ReadingWords, reading_words
 from tables.models import Hand, HandPlayer, HandResult, MisdealReason
 
 TITLE = "Hand history"
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
-SETTLEMENT_KINDS = (TransactionKind.POT_AWARD, TransactionKind.SETTLEMENT_PAYMENT)
-CHINESE_SEGMENTS = ("front", "middle", "back")
-TAIWANESE_SEGMENTS = ("top", "middle", "bottom")
+SETTLEMENT_KINDS: Final = (TransactionKind.POT_AWARD, TransactionKind.SETTLEMENT_PAYMENT)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -63,10 +67,12 @@ class HandPlayerLine:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class AwardLine:
-    """A share of a pot: who, which half (``high``, ``low``, ``whole``), how much, with what."""
+    """A share of a pot: who (``who``: the seat as the reading says it), which half (``high``,
+    ``low``, ``whole``), how much, with what hand (its name; "" without a showdown)."""
 
     seat: int
     player: str
+    who: str
     share: str
     amount_cents: int
     hand: str
@@ -74,7 +80,10 @@ class AwardLine:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class PotLine:
+    """A pot, main pot first (``number`` 1; ``title``: ``Main pot``, ``Side pot 1``, ...)."""
+
     number: int
+    title: str
     amount_cents: int
     seats: list[int]
     voided_cents: int
@@ -83,24 +92,29 @@ class PotLine:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class ReturnLine:
-    """Chips given back: nobody called them, or the sevens rule voided them (``reason``)."""
+    """Chips given back: nobody called them (``reason`` ``uncalled chips``), or the sevens rule
+    voided them (the engine's reason); ``text`` says it."""
 
     seat: int
     player: str
     amount_cents: int
     reason: str
+    text: str
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SettlementPayment:
     """One payment of a Chinese or Taiwanese poker settlement, in settlement order: what the points
-    called for (``due_cents``) and what moved after the all-in caps (``amount_cents``)."""
+    called for (``due_cents``) and what moved after the all-in caps (``amount_cents``); ``payer``
+    and ``payee`` name the seats as the reading says them."""
 
     order: int
     from_seat: int
     from_player: str
+    payer: str
     to_seat: int
     to_player: str
+    payee: str
     due_cents: int
     amount_cents: int
     reason: str
@@ -308,22 +322,15 @@ def _hand_line(
 ) -> HandLine:
     names = {hp.seat.number: hp.player.name for hp in dealt}
     submitted = result.submitted if result is not None and isinstance(result.submitted, dict) else {}
-    engine_result = (
-        result.engine_result if result is not None and isinstance(result.engine_result, dict) else {}
-    )
     entered = {
         entry.get("seat"): entry for entry in submitted.get("players") or [] if isinstance(entry, dict)
     }
-    engine_players = engine_result.get("players") if isinstance(engine_result.get("players"), dict) else {}
-    engine_hands = engine_result.get("hands") if isinstance(engine_result.get("hands"), dict) else {}
-    engine_net = engine_result.get("net") if isinstance(engine_result.get("net"), dict) else {}
+    rules = GAME_RULES.get(hand.game.slug)
+    typed, words = _reading(result, names, rules)
     player_lines = []
     for hp in dealt:
         seat = hp.seat.number
-        mine = engine_players.get(str(seat)) if isinstance(engine_players, dict) else None
-        net = engine_net.get(str(seat)) if isinstance(engine_net, dict) else None
-        if net is None and isinstance(mine, dict):
-            net = mine.get("net")
+        said = words.seat(seat) if words is not None else None
         player_lines.append(
             HandPlayerLine(
                 position=hp.position,
@@ -333,12 +340,9 @@ def _hand_line(
                 fee_due_cents=due[hp.position - 1] if due and hp.position <= len(due) else None,
                 fee_paid_cents=ledger.fee_paid.get((hand.pk, hp.player_id), 0),
                 result_cents=ledger.results.get((hand.pk, hp.player_id), 0),
-                engine_net_cents=net if isinstance(net, int) else None,
-                cards=entered_cards(entered.get(seat)),
-                reading=seat_reading(
-                    engine_hands.get(str(seat)) if isinstance(engine_hands, dict) else None,
-                    mine if isinstance(mine, dict) else None,
-                ),
+                engine_net_cents=typed.net_of(seat) if typed is not None else None,
+                cards=entered_cards(entered.get(seat), rules),
+                reading=said.text if said is not None else "",
                 sweep_declared=hp.sweep_declared,
                 sweep_declared_at=hp.sweep_declared_at,
             )
@@ -364,9 +368,9 @@ def _hand_line(
         board=card_text(submitted.get("board")),
         boards=[card_text(board) for board in boards],
         boards_agreed=hand.boards,
-        pots=pot_lines(engine_result, names),
-        returned=return_lines(engine_result, names),
-        settlement=settlement_payments(engine_result, names),
+        pots=pot_lines(words, names),
+        returned=return_lines(typed, words, names),
+        settlement=settlement_payments(typed, words, names),
         fees_due_cents=sum(due) if due is not None else None,
         fees_paid_cents=ledger.fees_paid.get(hand.pk, 0),
         fees_returned_cents=ledger.fees_returned.get(hand.pk, 0),
@@ -374,7 +378,7 @@ def _hand_line(
         reading_status=result.get_status_display() if result is not None else "no reading recorded",
         revision=result.revision if result is not None else None,
         input_digest=result.digest if result is not None else "",
-        reading=summarize_reading(engine_result, names),
+        reading=words.summary() if words is not None else "",
         settlement_id=result.settlement_id if result is not None else None,
         settlement_hash=result.settlement.hash if result is not None and result.settlement else "",
         payments=ledger.lines.get(hand.pk, []),
@@ -387,6 +391,20 @@ def _hand_line(
 # --- The showdown in words ---------------------------------------------------------------------------
 
 
+def _reading(
+    result: HandResult | None, names: Mapping[int, str], rules: GameRules | None
+) -> tuple[Reading | None, ReadingWords | None]:
+    """The hand's reading, typed and in words; ``(None, None)`` without one, or with one the engine
+    can't read back (or of a game it doesn't know): nothing is shown rather than a guess."""
+    if result is None or rules is None:
+        return None, None
+    try:
+        typed = Reading.from_json(result.engine_result)
+        return typed, reading_words(typed, names, rules=rules, money=format_cents)
+    except ShowdownError:
+        return None, None
+
+
 def card_text(cards: Any) -> str:
     """``["Ah", "Kd"]`` -> ``Ah Kd``; anything else as it was entered (text), or empty."""
     if isinstance(cards, list):
@@ -394,10 +412,12 @@ def card_text(cards: Any) -> str:
     return "" if cards is None else str(cards)
 
 
-def entered_cards(entry: Any) -> str:
-    """A player's exposed cards as the dealer entered them: ``Ah Kd``; Chinese poker
-    ``front Jc Jd Js / middle ... / back ...``, a declared sweep ``declared dragon: 2c 3d ...``, a
-    surrender, a house foul; Taiwanese poker ``top Qs / middle As Kd / bottom ...``; ``folded``."""
+def entered_cards(entry: Any, rules: GameRules | None) -> str:
+    """A player's exposed cards as the dealer entered them in the game of ``rules``: ``Ah Kd``;
+    the hands a player sets by row (:attr:`GameRules.rows <poker.games.GameRules.rows>`: Chinese
+    poker ``front Jc Jd Js / middle ... / back ...``, Taiwanese poker ``top Qs / middle As Kd /
+    bottom ...``); a declared sweep ``declared dragon: 2c 3d ...``, a surrender, a house foul;
+    ``folded``."""
     if not isinstance(entry, Mapping):
         return ""
     marks = [
@@ -410,155 +430,66 @@ def entered_cards(entry: Any) -> str:
         )
         if entry.get(key)
     ]
-    if any(name in entry for name in (*CHINESE_SEGMENTS, *TAIWANESE_SEGMENTS)):
-        order = TAIWANESE_SEGMENTS if "top" in entry or "bottom" in entry else CHINESE_SEGMENTS
-        cards = " / ".join(f"{name} {card_text(entry.get(name))}" for name in order if name in entry)
+    rows = [row.name for row in rules.rows] if rules is not None else []
+    if any(name in entry for name in rows):
+        cards = " / ".join(f"{name} {card_text(entry.get(name))}" for name in rows if name in entry)
     else:
         cards = card_text(entry.get("cards"))
     mark = ", ".join(marks)
     return f"{mark}: {cards}" if mark and cards else mark or cards
 
 
-def seat_reading(hand: Any, player: Mapping[str, Any] | None) -> str:
-    """The engine's reading of a seat: pot games ``Full house, kings over sevens: Kh Kd Ks 7h 7c``
-    (and the low); Chinese poker each set hand's name, or the sweep, or the foul; Taiwanese poker
-    each position's name and five cards per board."""
-    if isinstance(hand, Mapping):
-        parts = []
-        for side in ("high", "low"):
-            name = hand.get(side)
-            if name:
-                five = card_text(hand.get(f"{side}_cards"))
-                parts.append(f"{side} {name}: {five}" if five else f"{side} {name}")
-        return "; ".join(parts)
-    if not isinstance(player, Mapping):
-        return ""
-    if player.get("fouled"):
-        return f"fouled ({player.get('foul') or 'a foul'})"
-    if player.get("sweep"):
-        return f"clean sweep: {player['sweep']}"
-    if player.get("status") == "surrender":
-        return "surrendered"
-    segments = player.get("segments")
-    if isinstance(segments, Mapping):
-        return " / ".join(f"{name} {segments.get(name)}" for name in CHINESE_SEGMENTS if segments.get(name))
-    boards = player.get("boards")
-    if isinstance(boards, list):
-        texts = []
-        for number, board in enumerate(boards, start=1):
-            if not isinstance(board, Mapping):
-                continue
-            read = [
-                f"{name} {board[name].get('name')}: {card_text(board[name].get('cards'))}"
-                for name in TAIWANESE_SEGMENTS
-                if isinstance(board.get(name), Mapping)
-            ]
-            texts.append((f"board {number}: " if len(boards) > 1 else "") + " / ".join(read))
-        return "; ".join(texts)
-    return ""
-
-
-def _name(names: Mapping[int, str], seat: Any) -> str:
-    return names.get(seat, "") if isinstance(seat, int) else ""
-
-
-def _cents(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def pot_lines(result: Mapping[str, Any], names: Mapping[int, str]) -> list[PotLine]:
+def pot_lines(words: ReadingWords | None, names: Mapping[int, str]) -> list[PotLine]:
     """The pots of a pot game's reading, main pot first, each with its awards and the hand that won."""
-    hands = result.get("hands") if isinstance(result.get("hands"), Mapping) else {}
-    pots = []
-    for number, pot in enumerate(result.get("pots") or [], start=1):
-        if not isinstance(pot, Mapping):
-            continue
-        awards = []
-        for award in pot.get("awards") or []:
-            if not isinstance(award, Mapping):
-                continue
-            seat, share = award.get("seat"), str(award.get("share", "whole"))
-            reading = hands.get(str(seat)) if isinstance(hands, Mapping) else None
-            hand = (
-                (reading.get("low" if share == "low" else "high") or "")
-                if isinstance(reading, Mapping)
-                else ""
-            )
-            awards.append(
-                AwardLine(_cents(seat), _name(names, seat), share, _cents(award.get("amount")), hand)
-            )
-        seats = [seat for seat in pot.get("seats") or [] if isinstance(seat, int)]
-        pots.append(PotLine(number, _cents(pot.get("amount")), seats, _cents(pot.get("voided")), awards))
-    return pots
-
-
-def return_lines(result: Mapping[str, Any], names: Mapping[int, str]) -> list[ReturnLine]:
+    if words is None:
+        return []
     return [
-        ReturnLine(
-            _cents(line.get("seat")),
-            _name(names, line.get("seat")),
-            _cents(line.get("amount")),
-            str(line.get("reason") or "not called"),
+        PotLine(
+            number=number,
+            title=pot.title,
+            amount_cents=pot.amount,
+            seats=list(pot.seats),
+            voided_cents=pot.voided or 0,
+            awards=[
+                AwardLine(a.seat, names.get(a.seat, ""), a.who, str(a.share), a.amount, a.hand)
+                for a in pot.awards
+            ],
         )
-        for line in result.get("returned") or []
-        if isinstance(line, Mapping)
+        for number, pot in enumerate(words.pots, start=1)
     ]
 
 
-def settlement_payments(result: Mapping[str, Any], names: Mapping[int, str]) -> list[SettlementPayment]:
+def return_lines(
+    typed: Reading | None, words: ReadingWords | None, names: Mapping[int, str]
+) -> list[ReturnLine]:
+    """The chips a pot game's reading gave back, in its order."""
+    if typed is None or words is None:
+        return []
+    back = [r for r in getattr(typed, "returned", ()) if r.amount]
+    return [
+        ReturnLine(r.seat, names.get(r.seat, ""), r.amount, r.reason or "uncalled chips", said.text)
+        for r, said in zip(back, words.returned, strict=True)
+    ]
+
+
+def settlement_payments(
+    typed: Reading | None, words: ReadingWords | None, names: Mapping[int, str]
+) -> list[SettlementPayment]:
     """Chinese and Taiwanese poker: the engine's payments in settlement order, dues and caps."""
-    payments = []
-    for order, payment in enumerate(result.get("payments") or [], start=1):
-        if not isinstance(payment, Mapping):
-            continue
-        amount = _cents(payment.get("amount"))
-        payments.append(
-            SettlementPayment(
-                order=order,
-                from_seat=_cents(payment.get("from")),
-                from_player=_name(names, payment.get("from")),
-                to_seat=_cents(payment.get("to")),
-                to_player=_name(names, payment.get("to")),
-                due_cents=_cents(payment.get("due", amount)),
-                amount_cents=amount,
-                reason=str(payment.get("reason") or ""),
-            )
+    if typed is None or words is None:
+        return []
+    return [
+        SettlementPayment(
+            order=order,
+            from_seat=paid.payer,
+            from_player=names.get(paid.payer, ""),
+            payer=said.payer,
+            to_seat=paid.payee,
+            to_player=names.get(paid.payee, ""),
+            payee=said.payee,
+            due_cents=paid.due,
+            amount_cents=paid.amount,
+            reason=paid.reason,
         )
-    return payments
-
-
-def _who(seat: int, player: str) -> str:
-    return f"seat {seat} ({player})" if player else f"seat {seat}"
-
-
-def summarize_reading(result: Any, names: Mapping[int, str] | None = None) -> str:
-    """One line for people from the engine's result (docs/showdown-json.md), in dollars: each pot
-    with its awards and the hands that won them for pot games; each payment in settlement order
-    (what was due when the caps let less move) for Chinese and Taiwanese poker."""
-    if not isinstance(result, Mapping):
-        return ""
-    names = names or {}
-    parts: list[str] = []
-    for pot in pot_lines(result, names):
-        awards = ", ".join(
-            f"{_who(a.seat, a.player)} {a.share} {format_cents(a.amount_cents)}"
-            + (f" with {a.hand}" if a.hand else "")
-            for a in pot.awards
-        )
-        parts.append(f"pot {pot.number} {format_cents(pot.amount_cents)}: {awards}")
-    for line in return_lines(result, names):
-        parts.append(
-            f"{format_cents(line.amount_cents)} back to {_who(line.seat, line.player)} ({line.reason})"
-        )
-    for payment in settlement_payments(result, names):
-        capped = f" (due {format_cents(payment.due_cents)})" if payment.capped else ""
-        parts.append(
-            f"{_who(payment.from_seat, payment.from_player)} pays {_who(payment.to_seat, payment.to_player)} "
-            f"{format_cents(payment.amount_cents)}{capped}"
-            + (f", {payment.reason}" if payment.reason else "")
-        )
-    if not parts and isinstance(result.get("players"), Mapping):
-        for seat, player in sorted(result["players"].items(), key=lambda item: str(item[0])):
-            if isinstance(player, Mapping):
-                parts.append(f"seat {seat} net {format_cents(_cents(player.get('net')))}")
-    return "; ".join(parts)
+        for order, (paid, said) in enumerate(zip(typed.payments, words.payments, strict=True), start=1)
+    ]

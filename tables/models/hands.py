@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from poker.games import MAX_BOARDS
 from tables.choices import HandStatus, MisdealReason
 from tables.errors import IllegalTransition
 from tables.models.games import Game
@@ -103,16 +104,6 @@ class Hand(models.Model):
         "DealerShift", null=True, blank=True, on_delete=models.PROTECT, related_name="hands"
     )
 
-    # Not a column: True on the hand a service returns for a request already carried out (e.g. a
-    # second misdeal call for a hand that is already void).
-    was_replayed: bool = False
-    # Not columns: set by the hand flow on the hand it has just locked and written (start, showdown,
-    # confirmation), so that the dealer's response is built without reading the players again: the
-    # players dealt in by position (seat and player loaded), and each one's chips at the table as
-    # the flow's transaction leaves them, by player id.
-    dealt_players: list[HandPlayer] | None = None
-    chips_after: dict[int, int] | None = None
-
     class Meta:
         ordering = ("table__number", "-number")
         permissions = (("run_hand", "Can start hands, move them through their statuses and void them"),)
@@ -134,7 +125,7 @@ class Hand(models.Model):
                 name="hand_misdeal_reason_valid",
             ),
             models.CheckConstraint(
-                condition=Q(boards__isnull=True) | Q(boards__gte=1, boards__lte=3),
+                condition=Q(boards__isnull=True) | Q(boards__gte=1, boards__lte=MAX_BOARDS),
                 name="hand_boards_one_to_three",
             ),
         )
@@ -179,9 +170,6 @@ class HandPlayer(models.Model):
     # ``declare`` name) and when the dealer recorded the declaration (handflow.declare_sweep).
     sweep_declared = models.CharField(max_length=30, blank=True)
     sweep_declared_at = models.DateTimeField(null=True, blank=True)
-
-    # Not a column: True on the row declare_sweep returns when that declaration was on record.
-    was_replayed: bool = False
 
     class Meta:
         ordering = ("hand", "position")

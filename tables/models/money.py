@@ -49,9 +49,6 @@ class ChipMovement(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 
-    # Not a column: True on the row a service returns for a retry of a request already made.
-    was_replayed: bool = False
-
     class Meta:
         ordering = ("table__number", "created_at", "id")
         permissions = (
@@ -124,9 +121,6 @@ class HandResult(models.Model):
         related_name="hand_result",
     )
     outright_winner_seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
-
-    # Not a column: True on the row a service returns for a confirmation already made.
-    was_replayed: bool = False
 
     class Meta:
         ordering = ("-submitted_at",)

@@ -12,11 +12,12 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db.models import F
 
-from backoffice.audit import verify_books
+from backoffice.audit import _first_difference, _settlement_lines, verify_books
 from handflow import services as hand_flow
 from ledger.hashing import json_digest, posting_digest
 from ledger.keys import chain_keys
 from ledger.models import Entry, JournalTransaction, TransactionKind
+from poker.postings import Postings
 from tables.models import CollectionSchedule, Hand, HandPlayer, HandResult
 from tables.selectors import rate_for
 from tests.ledger.forgery import rechain, sql, triggers_off
@@ -30,7 +31,7 @@ def books(table_with_players: Any, deal_hand: Any, settle_hand: Any) -> dict[str
     poker table (each player pays) with a settled hand where nobody pays anyone."""
     table, _ = table_with_players(3)
     pot_hand = settle_hand(deal_hand(table))
-    void = hand_flow.misdeal(hand=deal_hand(table), reason_code="other", reason="exposed card", by=None)
+    void = hand_flow.misdeal(hand=deal_hand(table), reason_code="other", reason="exposed card", by=None).hand
     chinese_table, _ = table_with_players(4, game="chinese-poker", stakes="points-1", schedule="CP1")
     chinese_hand = settle_hand(deal_hand(chinese_table))
     return {"table": table, "pot": pot_hand, "void": void, "chinese": chinese_hand}
@@ -73,6 +74,36 @@ def test_altered_postings_are_named(books: dict[str, Any]) -> None:
     assert problem.transaction_id == reading.settlement_id
     assert "line " in problem.message
     assert "expected" in problem.message
+
+
+def test_a_settlement_as_the_books_lay_it_out_and_where_the_ledger_parts_from_it() -> None:
+    """The books compare a settlement's entries with the postings' ledger lines (the pot as the
+    hand's pot account), and say the first line where they part."""
+    postings = Postings.from_json(
+        {
+            "kind": "pot",
+            "put_ins": [{"seat": 1, "player": 7, "amount": 400}, {"seat": 2, "player": 8, "amount": 400}],
+            "awards": [{"seat": 2, "player": 8, "amount": 800, "pot": 0, "share": "whole"}],
+            "returned": [],
+            "net": {"1": -400, "2": 400},
+        }
+    )
+    lines = _settlement_lines(postings, 42)
+    assert lines == [
+        ("player", 7, -400),
+        ("pot", 42, 400),
+        ("player", 8, -400),
+        ("pot", 42, 400),
+        ("pot", 42, -800),
+        ("player", 8, 800),
+    ]
+    assert _first_difference(lines, lines) == "no difference"
+    changed = [*lines[:1], ("pot", 42, 7), *lines[2:]]
+    assert _first_difference(lines, changed) == "line 2: expected +400 to pot 42, the ledger has +7 to pot 42"
+    assert _first_difference(lines, lines[:4]) == "line 5: expected -800 to pot 42, the ledger has nothing"
+    assert (
+        _first_difference([], [("house", None, 5)]) == "line 1: expected nothing, the ledger has +5 to house"
+    )
 
 
 def test_an_altered_engine_input_is_named(books: dict[str, Any]) -> None:

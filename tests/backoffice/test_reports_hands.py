@@ -15,34 +15,17 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from backoffice.reports.common import ReportFilters
-from backoffice.reports.hands import build_hand_history, entered_cards, summarize_reading
+from backoffice.reports.hands import build_hand_history, entered_cards
 from backoffice.waivers import waive_fee
 from handflow import services as hand_flow
 from ledger.models import JournalTransaction
 from ledger.shifts import room_zone
+from poker.games import rules_for
 from tables import services as floor_services
 from tables.models import Game, Hand, HandResult, Player, Table
 from tests.factories import ReportRoom, at_local, rpt_fee
 
 pytestmark = pytest.mark.django_db
-
-POT_RESULT = {
-    "pots": [
-        {
-            "amount": 6500,
-            "seats": [1, 2, 3],
-            "awards": [
-                {"seat": 3, "amount": 3300, "share": "high"},
-                {"seat": 1, "amount": 3200, "share": "low"},
-            ],
-        }
-    ],
-    "hands": {
-        "1": {"high": "Pair of twos", "low": "8-6-4-3-2"},
-        "3": {"high": "Full house, kings over sevens"},
-    },
-    "net": {"1": 1200, "2": -2000, "3": 1300},
-}
 
 
 def _today() -> ReportFilters:
@@ -140,7 +123,7 @@ def test_a_holdem_showdown_with_its_cards_reading_pots_and_settlement(
     by_seat = {p.seat: p for p in line.players}
     assert by_seat[1].cards == " ".join(result.submitted["players"][0]["cards"])
     assert by_seat[3].cards == "folded"
-    assert by_seat[1].reading == "high Royal flush: Ah Kh Qh Jh Th"
+    assert by_seat[1].reading == "Royal flush (Ah Kh Qh Jh Th)"
     assert by_seat[3].reading == ""
     # One pot, split high between seats 1 and 2, in cents; the nets are the engine's and the ledger's.
     (pot,) = line.pots
@@ -191,7 +174,7 @@ def test_chinese_poker_set_hands_a_declared_sweep_and_capped_payments(
     assert by_seat[2].cards == "declared dragon: 2c 3d 4d 5s 6c 7d 8h 9s Tc Jh Qs Kc Ah"
     assert by_seat[2].sweep_declared == "dragon"
     assert by_seat[2].sweep_declared_at is not None
-    assert by_seat[2].reading == "clean sweep: dragon"
+    assert by_seat[2].reading == "clean sweep: dragon (declared dragon, verified)"
     assert (
         by_seat[1].reading
         == "front Three of a kind, jacks / middle Three of a kind, aces / back Straight flush, six high"
@@ -213,7 +196,7 @@ def test_taiwanese_boards_agreed_and_each_boards_reading(
     table_with_players: Callable[..., tuple[Table, list[Player]]],
 ) -> None:
     table, _ = table_with_players(2, game="taiwanese-poker", stakes="points-2", schedule="CP1")
-    hand = hand_flow.start_hand(table=table, by=None, boards=2)
+    hand = hand_flow.start_hand(table=table, by=None, boards=2).hand
     submitted = {
         "boards": [["Ac", "Ad", "Kh", "3s", "2d"], ["8c", "8d", "7h", "6s", "Jd"]],
         "players": [
@@ -227,10 +210,64 @@ def test_taiwanese_boards_agreed_and_each_boards_reading(
     assert line.boards_agreed == 2
     assert line.boards == ["Ac Ad Kh 3s 2d", "8c 8d 7h 6s Jd"]
     assert line.players[0].cards == "top Qs / middle As Kd / bottom 9c 9d 4s 5s"
-    assert line.players[0].reading.startswith("board 1: top Pair of aces: ")
+    assert line.players[0].reading.startswith("board 1: top Pair of aces (")
     assert "; board 2: top " in line.players[0].reading
     assert line.settlement
     assert all(p.reason.startswith("board ") for p in line.settlement)
+
+
+def test_a_surrender_is_shown(
+    table_with_players: Callable[..., tuple[Table, list[Player]]],
+    deal_hand: Callable[..., Hand],
+    settle_hand: Callable[..., Hand],
+) -> None:
+    """The engine writes a surrender ``surrendered``: the history says so (it once looked for
+    ``surrender`` and showed nothing)."""
+    table, _ = table_with_players(2, game="chinese-poker", stakes="points-5", schedule="CP1")
+    line = _only(settle_hand(deal_hand(table)))  # everyone surrenders
+    assert [p.reading for p in line.players] == ["surrendered", "surrendered"]
+    assert [p.cards.split(":")[0] for p in line.players] == ["surrendered", "surrendered"]
+
+
+def test_a_razz_pot_names_the_low_hand_that_won_it(
+    table_with_players: Callable[..., tuple[Table, list[Player]]],
+) -> None:
+    """A low-only game's whole pot is won by a low hand: the history names it (it once named only
+    high hands, so nothing here)."""
+    table, players = table_with_players(2, game="dealers-choice", stakes="limit-4-8", schedule="A")
+    hand = hand_flow.start_hand(table=table, by=None, game=Game.objects.get(slug="razz")).hand
+    submitted = {"players": [
+        {"seat": 1, "cards": ["Ac", "2d", "3h", "4s", "5c", "Kd", "Kh"], "put_in": 1_000},
+        {"seat": 2, "cards": ["6c", "7d", "8h", "9s", "Tc", "Qd", "Qh"], "put_in": 1_000},
+    ]}  # fmt: skip
+    hand_flow.submit_showdown(hand=hand, submitted=submitted, by=None)
+    hand_flow.confirm_settlement(hand=hand, by=None)
+    line = _only(hand)
+    ((award,),) = [pot.awards for pot in line.pots]
+    assert (award.seat, award.who, award.share, award.hand) == (
+        1,
+        f"seat 1 ({players[0].name})",
+        "whole",
+        "5-4-3-2-A",
+    )
+    assert line.pots[0].title == "Main pot"
+    assert line.reading == f"main pot $20: seat 1 ({players[0].name}) whole $20 with 5-4-3-2-A"
+    assert line.players[0].reading == "low 5-4-3-2-A (5c 4s 3h 2d Ac)"
+
+
+def test_a_reading_the_engine_cant_read_back_shows_nothing(
+    table_with_players: Callable[..., tuple[Table, list[Player]]],
+    deal_hand: Callable[..., Hand],
+    settle_hand: Callable[..., Hand],
+) -> None:
+    table, _ = table_with_players(2, stakes="limit-4-8")
+    hand = settle_hand(deal_hand(table))
+    HandResult.objects.filter(hand=hand).update(engine_result={"pots": "garbage"})
+    line = _only(hand)
+    assert (line.reading, line.pots, line.returned, line.settlement) == ("", [], [], [])
+    assert [p.reading for p in line.players] == ["", ""]
+    assert [p.engine_net_cents for p in line.players] == [None, None]
+    assert line.input_digest  # the rest of the record is still there
 
 
 def test_a_misdeal_shows_its_code_and_words(
@@ -240,7 +277,7 @@ def test_a_misdeal_shows_its_code_and_words(
     table, _ = table_with_players(3)
     hand = hand_flow.misdeal(
         hand=deal_hand(table), reason_code="two_exposed", reason="two cards flashed", by=None
-    )
+    ).hand
     line = _only(hand)
     assert (line.status, line.misdeal_reason) == ("void", "two_exposed")
     assert line.void_reason == "two cards flashed"
@@ -248,22 +285,22 @@ def test_a_misdeal_shows_its_code_and_words(
     assert line.fees_returned_cents == line.fees_paid_cents
 
 
-def test_entered_cards_and_summaries_in_dollars() -> None:
-    assert entered_cards({"seat": 1, "cards": ["Ah", "Kd"], "put_in": 400}) == "Ah Kd"
-    assert entered_cards({"seat": 2, "put_in": 100, "folded": True}) == "folded"
-    assert entered_cards({"seat": 3, "surrender": True, "cards": ["2c"]}) == "surrendered: 2c"
+def test_entered_cards_by_the_games_rows() -> None:
+    holdem, chinese, taiwanese = (rules_for(slug) for slug in ("holdem", "chinese-poker", "taiwanese-poker"))
+    assert entered_cards({"seat": 1, "cards": ["Ah", "Kd"], "put_in": 400}, holdem) == "Ah Kd"
+    assert entered_cards({"seat": 2, "put_in": 100, "folded": True}, holdem) == "folded"
+    assert entered_cards({"seat": 3, "surrender": True, "cards": ["2c"]}, chinese) == "surrendered: 2c"
     assert (
-        entered_cards({"seat": 4, "fouled": True, "front": ["Jc", "9c"]})
+        entered_cards({"seat": 4, "fouled": True, "front": ["Jc", "9c"]}, chinese)
         == "fouled by the house: front Jc 9c"
     )
-    assert summarize_reading(POT_RESULT, {1: "Ann", 3: "Cy"}) == (
-        "pot 1 $65: seat 3 (Cy) high $33 with Full house, kings over sevens, "
-        "seat 1 (Ann) low $32 with 8-6-4-3-2"
+    assert (
+        entered_cards(
+            {"seat": 1, "bottom": ["9c", "9d", "4s", "5s"], "top": ["Qs"], "middle": ["As", "Kd"]}, taiwanese
+        )
+        == "top Qs / middle As Kd / bottom 9c 9d 4s 5s"
     )
-    payments = {"payments": [{"from": 2, "to": 1, "amount": 1500, "due": 2500, "reason": "pair 1-2"}]}
-    assert summarize_reading(payments) == "seat 2 pays seat 1 $15 (due $25), pair 1-2"
-    assert summarize_reading(None) == ""
-    assert summarize_reading({"pots": "garbage"}) == ""
+    assert entered_cards({"seat": 1, "cards": ["Ah"]}, None) == "Ah"  # a game the engine doesn't know
 
 
 def test_pages_and_a_fixed_number_of_queries(room: ReportRoom, a_past_day: dt.date) -> None:

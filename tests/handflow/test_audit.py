@@ -19,6 +19,7 @@ from handflow import audit
 from handflow.tasks import replay_audit_nightly
 from ledger.models import CheckSource, IntegrityCheck, IntegrityScope
 from ledger.shifts import room_zone
+from poker.postings import Postings
 from tables.models import Hand, HandResult, Player, Table
 
 pytestmark = pytest.mark.django_db
@@ -121,13 +122,16 @@ def test_only_the_period_is_audited(settled: dict[str, Hand]) -> None:
 
 
 def test_ledger_lines_follow_the_ledgers_layout() -> None:
+    """The audit compares the settlement's entries with the postings' ledger lines, the hand's pot
+    as ``POT``."""
     pot = {
         "kind": "pot",
         "put_ins": [{"seat": 1, "player": 7, "amount": 400}, {"seat": 2, "player": 8, "amount": 400}],
         "awards": [{"seat": 2, "player": 8, "amount": 700, "pot": 0, "share": "whole"}],
         "returned": [{"seat": 1, "player": 7, "amount": 100}],
+        "net": {"1": -300, "2": 300},
     }
-    assert audit.ledger_lines(pot) == [
+    assert audit.ledger_lines(Postings.from_json(pot)) == [
         (7, -400),
         ("pot", 400),
         (8, -400),
@@ -137,14 +141,17 @@ def test_ledger_lines_follow_the_ledgers_layout() -> None:
         ("pot", -100),
         (7, 100),
     ]
+    payment = {"from_seat": 1, "to_seat": 2, "due": 0, "reason": "pair 1-2"}
     payments = {
         "kind": "payments",
         "payments": [
-            {"from_player": 3, "to_player": 4, "amount": 0},
-            {"from_player": 4, "to_player": 5, "amount": 250},
+            payment | {"from_player": 3, "to_player": 4, "amount": 0},
+            payment
+            | {"from_seat": 2, "to_seat": 3, "from_player": 4, "to_player": 5, "amount": 250, "due": 250},
         ],
+        "net": {"1": 0, "2": -250, "3": 250},
     }
-    assert audit.ledger_lines(payments) == [(4, -250), (5, 250)]
+    assert audit.ledger_lines(Postings.from_json(payments)) == [(4, -250), (5, 250)]
 
 
 def test_first_difference_names_the_path() -> None:

@@ -63,7 +63,7 @@ class ServiceDriver:
             seat_number=seat,
             by=self.floor,
             idempotency_key=next(self.keys),
-        )
+        ).movement
         return dict(ChipMovementSerializer(movement).data)
 
     def rebuy(self, table: Table, player: Player, amount: int) -> dict[str, Any]:
@@ -74,13 +74,13 @@ class ServiceDriver:
             amount_cents=amount,
             by=self.dealer,
             idempotency_key=next(self.keys),
-        )
+        ).movement
         return dict(ChipMovementSerializer(movement).data)
 
     def cash_out(self, table: Table, player: Player) -> dict[str, Any]:
         movement = self._call(
             hand_flow.cash_out, table=table, player=player, by=self.floor, idempotency_key=next(self.keys)
-        )
+        ).movement
         return dict(ChipMovementSerializer(movement).data)
 
     def preview(self, table: Table) -> dict[str, Any]:
@@ -93,8 +93,8 @@ class ServiceDriver:
     def start(self, table: Table) -> dict[str, Any]:
         # The dealer runs the table's hands from their clock-in there (again: the same down).
         self.clock_in(table)
-        hand = self._call(hand_flow.start_hand, table=table, by=self.dealer)
-        return TerminalHandSerializer.from_hand(hand)
+        dealt = self._call(hand_flow.start_hand, table=table, by=self.dealer)
+        return TerminalHandSerializer.from_hand(dealt.hand)
 
     def showdown(self, hand_id: int, body: dict[str, Any]) -> dict[str, Any]:
         hand = Hand.objects.get(pk=hand_id)
@@ -103,13 +103,13 @@ class ServiceDriver:
 
     def confirm(self, hand_id: int, revision: int | None = None) -> dict[str, Any]:
         hand = Hand.objects.get(pk=hand_id)
-        reading = self._call(hand_flow.confirm_settlement, hand=hand, by=self.dealer, revision=revision)
-        return TerminalHandSerializer.from_hand(hand, replayed=reading.was_replayed)
+        settled = self._call(hand_flow.confirm_settlement, hand=hand, by=self.dealer, revision=revision)
+        return TerminalHandSerializer.from_hand(hand, replayed=settled.replayed)
 
     def misdeal(self, hand_id: int, reason: str) -> dict[str, Any]:
         hand = Hand.objects.get(pk=hand_id)
         voided = self._call(hand_flow.misdeal, hand=hand, reason_code="other", reason=reason, by=self.dealer)
-        return TerminalHandSerializer.from_hand(voided, replayed=voided.was_replayed)
+        return TerminalHandSerializer.from_hand(voided.hand, replayed=voided.replayed)
 
 
 class ApiDriver:
@@ -525,7 +525,7 @@ def test_dealers_choice_records_the_button_pick(
     table = make_table(game="dealers-choice", stakes="limit-4-8", schedule="A")
     for seat in (1, 2):
         driver.buy_in(table, make_player(f"DC{seat}"), 8_000, seat=seat)
-    hand = hand_flow.start_hand(table=table, by=None, game=Game.objects.get(slug="razz"))
+    hand = hand_flow.start_hand(table=table, by=None, game=Game.objects.get(slug="razz")).hand
     assert hand.game.slug == "razz"
     driver.clock_in(table)
     # Stud games need no board; the showdown reads razz.

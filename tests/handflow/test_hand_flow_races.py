@@ -13,12 +13,16 @@ from django.db import DatabaseError, connection
 from rest_framework.test import APIClient
 
 from handflow import services as hand_flow
+from handflow.chips import Movement
+from handflow.deal import Dealt
+from handflow.misdeal import Voided
+from handflow.settlement import Settled
 from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
 from tables import errors, services
 from tables import services as floor_services
-from tables.models import ChipMovement, Hand, HandResult, HandStatus, Player, ReadingStatus, Seating, Table
+from tables.models import Hand, HandResult, HandStatus, Player, ReadingStatus, Seating, Table
 from tests.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -47,7 +51,7 @@ def chips(table: Table) -> list[int]:
 
 
 def read_hand(table: Table) -> Hand:
-    hand = hand_flow.start_hand(table=table, by=None)
+    hand = hand_flow.start_hand(table=table, by=None).hand
     hand_flow.submit_showdown(hand=hand, submitted=SHOWDOWN, by=None)
     return hand
 
@@ -56,8 +60,8 @@ def read_hand(table: Table) -> Hand:
 def test_the_same_settlement_from_two_terminals_posts_once(table: Table, round_: int) -> None:
     hand = read_hand(table)
     results = race(*(lambda: hand_flow.confirm_settlement(hand=hand, by=None) for _ in range(2)))
-    assert all(isinstance(r, HandResult) for r in results), results
-    assert sorted(r.was_replayed for r in results) == [False, True]
+    assert all(isinstance(r, Settled) for r in results), results
+    assert sorted(r.replayed for r in results) == [False, True]
     assert JournalTransaction.objects.filter(idempotency_key=f"hand:{hand.pk}:settle").count() == 1
     # Seat 1 (the button) paid the $1 fee; seat 2's queen kicker takes $45.
     assert chips(table) == [2_900, 7_500, 4_500]
@@ -85,13 +89,13 @@ def test_the_same_confirmation_through_the_api_twice_at_once(table: Table, users
 
 
 def test_the_same_misdeal_twice_returns_the_fees_once(table: Table) -> None:
-    hand = hand_flow.start_hand(table=table, by=None)
+    hand = hand_flow.start_hand(table=table, by=None).hand
     assert chips(table) == [4_900, 5_000, 5_000]
     results = race(
         *(lambda: hand_flow.misdeal(hand=hand, reason_code="two_boxed", by=None) for _ in range(2))
     )
-    assert all(isinstance(r, Hand) for r in results), results
-    assert sorted(r.was_replayed for r in results) == [False, True]
+    assert all(isinstance(r, Voided) for r in results), results
+    assert sorted(r.replayed for r in results) == [False, True]
     fee = JournalTransaction.objects.get(idempotency_key=f"hand:{hand.pk}:fees")
     assert JournalTransaction.objects.filter(reverses=fee).count() == 1
     assert chips(table) == [5_000, 5_000, 5_000]
@@ -114,7 +118,7 @@ def test_two_buy_ins_racing_for_one_seat(
             table=table, player=ben, amount_cents=6_000, seat_number=4, by=None, idempotency_key="ben"
         ),
     )
-    winners = [r for r in results if isinstance(r, ChipMovement)]
+    winners = [r.movement for r in results if isinstance(r, Movement)]
     losers = [r for r in results if isinstance(r, errors.SeatTaken)]
     assert (len(winners), len(losers)) == (1, 1), results
     assert Seating.objects.active().filter(seat__table=table, seat__number=4).count() == 1
@@ -130,7 +134,7 @@ def test_two_buy_ins_racing_for_one_seat(
 def test_two_dealers_starting_a_hand_deal_one_and_collect_its_fees_once(table: Table) -> None:
     """The table lock serialises the two starts: one deals, the other finds the hand in progress."""
     results = race(*(lambda: hand_flow.start_hand(table=table, by=None) for _ in range(2)))
-    assert sorted(type(r).__name__ for r in results) == ["Hand", errors.HandInProgress.__name__], results
+    assert sorted(type(r).__name__ for r in results) == ["Dealt", errors.HandInProgress.__name__], results
     assert Hand.objects.filter(table=table).count() == 1
     assert JournalTransaction.objects.filter(kind="fee", table=table).count() == 1
     assert chips(table) == [4_900, 5_000, 5_000]
@@ -144,9 +148,9 @@ def test_a_rebuy_racing_the_deal_is_either_in_the_stack_or_refused(table: Table)
             table=table, player=player, amount_cents=2_000, by=None, idempotency_key="race"
         ),
     )
-    hand = next(r for r in results if isinstance(r, Hand))
+    hand = next(r.hand for r in results if isinstance(r, Dealt))
     stack = hand.players.get(player=player).stack_cents
-    if isinstance(results[1], ChipMovement):  # the rebuy went first: the deal counts it
+    if isinstance(results[1], Movement):  # the rebuy went first: the deal counts it
         assert stack == 7_000
     else:  # the deal went first: the chips were locked
         assert isinstance(results[1], errors.ChipsLocked), results
@@ -194,8 +198,7 @@ def test_a_connection_dropped_mid_settlement_leaves_nothing_half_posted(
     assert HandResult.objects.get(hand=hand).status == ReadingStatus.PROPOSED
     assert verify_ledger().ok
     # The terminal retries once the link is back: it settles, once.
-    reading = hand_flow.confirm_settlement(hand=hand, by=users["dealer"])
-    assert not reading.was_replayed
+    assert not hand_flow.confirm_settlement(hand=hand, by=users["dealer"]).replayed
     assert chips(table) == [2_900, 7_500, 4_500]
 
 

@@ -18,6 +18,7 @@ from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from ledger.models import JournalTransaction
+from poker.games import GAME_RULES
 from tables import errors, services
 from tables.chip_rules import chip_rules
 from tables.models import (
@@ -27,6 +28,7 @@ from tables.models import (
     Hand,
     HandResult,
     HandStatus,
+    KillType,
     Player,
     ReadingStatus,
     Seating,
@@ -43,7 +45,7 @@ _keys = (f"rules-{n}" for n in itertools.count())
 def buy(table: Table, player: Player, cents: int, seat: int | None = None) -> ChipMovement:
     return hand_flow.buy_in(
         table=table, player=player, amount_cents=cents, seat_number=seat, by=None, idempotency_key=next(_keys)
-    )
+    ).movement
 
 
 def chips(table: Table, *players: Player) -> list[int]:
@@ -150,11 +152,15 @@ class TestSessions:
         buy(table, ana, 8_000)
         with pytest.raises(errors.AlreadyBoughtIn):
             buy(table, ana, 8_000)
-        first = hand_flow.rebuy(table=table, player=ana, amount_cents=4_000, by=None, idempotency_key="r1")
+        first = hand_flow.rebuy(
+            table=table, player=ana, amount_cents=4_000, by=None, idempotency_key="r1"
+        ).movement
         assert first.is_short
         with pytest.raises(errors.ShortRebuyUsed):
             hand_flow.rebuy(table=table, player=ana, amount_cents=4_000, by=None, idempotency_key="r2")
-        full = hand_flow.rebuy(table=table, player=ana, amount_cents=8_000, by=None, idempotency_key="r3")
+        full = hand_flow.rebuy(
+            table=table, player=ana, amount_cents=8_000, by=None, idempotency_key="r3"
+        ).movement
         assert not full.is_short
         assert chips(table, ana) == [20_000]
 
@@ -168,7 +174,9 @@ class TestSessions:
         with pytest.raises(errors.BuyInRefused, match="holds for rebuys"):
             hand_flow.rebuy(table=table, player=ana, amount_cents=1_000, by=None, idempotency_key="r1")
         assert JournalTransaction.objects.count() == count
-        full = hand_flow.rebuy(table=table, player=ana, amount_cents=2_000, by=None, idempotency_key="r3")
+        full = hand_flow.rebuy(
+            table=table, player=ana, amount_cents=2_000, by=None, idempotency_key="r3"
+        ).movement
         assert not full.is_short
         with pytest.raises(errors.BuyInRefused, match="at most"):
             hand_flow.rebuy(table=table, player=ana, amount_cents=7_000, by=None, idempotency_key="r4")
@@ -187,11 +195,14 @@ class TestSessions:
         (ana,) = seat_players(table, [1])
         first = hand_flow.buy_in(table=table, player=ana, amount_cents=3_000, by=None, idempotency_key="same")
         again = hand_flow.buy_in(table=table, player=ana, amount_cents=3_000, by=None, idempotency_key="same")
-        assert (again.pk, again.was_replayed, first.was_replayed) == (first.pk, True, False)
+        assert (again.movement.pk, again.replayed, first.replayed) == (first.movement.pk, True, False)
         with pytest.raises(errors.IdempotencyKeyReused):
             hand_flow.buy_in(table=table, player=ana, amount_cents=4_000, by=None, idempotency_key="same")
-        out = hand_flow.cash_out(table=table, player=ana, by=None, idempotency_key="leave")
-        assert hand_flow.cash_out(table=table, player=ana, by=None, idempotency_key="leave").pk == out.pk
+        out = hand_flow.cash_out(table=table, player=ana, by=None, idempotency_key="leave").movement
+        assert (
+            hand_flow.cash_out(table=table, player=ana, by=None, idempotency_key="leave").movement.pk
+            == out.pk
+        )
         assert chips(table, ana) == [0]
         assert not Seating.objects.active().filter(table=table, player=ana).exists()
 
@@ -202,7 +213,7 @@ class TestSessions:
         ana, ben, cat = seat_players(table, [1, 2, 3])
         buy(table, ana, 5_000)
         buy(table, ben, 5_000)
-        hand = hand_flow.start_hand(table=table, by=None, sit_out_seat_numbers=[3])
+        hand = hand_flow.start_hand(table=table, by=None, sit_out_seat_numbers=[3]).hand
         assert [hp.player for hp in hand.players.all()] == [ana, ben]
         with pytest.raises(errors.ChipsLocked):
             hand_flow.rebuy(table=table, player=ana, amount_cents=2_000, by=None, idempotency_key="x1")
@@ -228,7 +239,7 @@ class TestDealingIn:
         assert preview.button == 2
         assert [(d.seat, d.fee_cents) for d in preview.dealt] == [(2, 100), (3, 0)]
         assert [(o.seat, o.reason) for o in preview.left_out] == [(1, "cannot_pay")]
-        hand = hand_flow.start_hand(table=table, by=None)
+        hand = hand_flow.start_hand(table=table, by=None).hand
         assert (hand.button_seat.number, [hp.seat.number for hp in hand.players.all()]) == (2, [2, 3])
         assert chips(table, ana, ben, cat) == [100, 9_900, 10_000]
         hand_flow.submit_showdown(
@@ -247,7 +258,7 @@ class TestDealingIn:
         # she is left out again and the button moves on to seat 3.
         assert hand_flow.preview_fees(table=table).button == 3
         give(table, ana, 100)
-        nxt = hand_flow.start_hand(table=table, by=None)
+        nxt = hand_flow.start_hand(table=table, by=None).hand
         assert (nxt.button_seat.number, [hp.seat.number for hp in nxt.players.all()]) == (3, [3, 1, 2])
 
     def test_the_fee_band_follows_the_players_dealt_in(
@@ -278,7 +289,7 @@ class TestDealingIn:
         plan = hand_flow.preview_fees(table=table)
         assert [(d.seat, d.fee_cents) for d in plan.dealt] == [(1, 100), (2, 0), (3, 0), (4, 0)]
         assert [(o.seat, o.reason) for o in plan.left_out] == [(5, "cannot_pay")]
-        hand = hand_flow.start_hand(table=table, by=None, expected_fees=hand_flow.fees_as_shown(plan))
+        hand = hand_flow.start_hand(table=table, by=None, expected_fees=hand_flow.fees_as_shown(plan)).hand
         assert [hp.seat.number for hp in hand.players.order_by("position")] == [1, 2, 3, 4]
         assert chips(table, *players) == [100, 10_000, 10_000, 10_000, 0]
 
@@ -309,7 +320,7 @@ class TestDealingIn:
         assert not Hand.objects.filter(table=table).exists()
         assert chips(table, *players) == [10_000] * 3
         shown = hand_flow.fees_as_shown(hand_flow.preview_fees(table=table))
-        hand = hand_flow.start_hand(table=table, by=None, expected_fees=shown)
+        hand = hand_flow.start_hand(table=table, by=None, expected_fees=shown).hand
         assert [hp.fee_cents for hp in hand.players.order_by("position")] == [200, 100, 100]
         assert chips(table, *players) == [9_800, 9_900, 9_900]
 
@@ -326,7 +337,7 @@ class TestDealingIn:
         table = make_table(game="chinese-poker", stakes="points-5", schedule="FREE")
         for player in seat_players(table, [1, 2]):
             buy(table, player, 10_000)
-        hand = hand_flow.start_hand(table=table, by=None, expected_fees={1: 0, 2: 0})
+        hand = hand_flow.start_hand(table=table, by=None, expected_fees={1: 0, 2: 0}).hand
         hand.refresh_from_db()
         assert hand.status == HandStatus.DEALT
         assert "schedule FREE version 1: no fee due" in hand.no_fee_reason
@@ -350,7 +361,7 @@ class TestDealingIn:
         plan = hand_flow.preview_fees(table=table)
         assert [(d.seat, d.fee_cents) for d in plan.dealt] == [(1, 100), (2, 100), (3, 100), (4, 100)]
         assert [(o.seat, o.reason) for o in plan.left_out] == [(5, "rotates_out")]
-        hand = hand_flow.start_hand(table=table, by=None)
+        hand = hand_flow.start_hand(table=table, by=None).hand
         assert chips(table, *players) == [9_900, 9_900, 9_900, 9_900, 10_000]
         hand_flow.misdeal(hand=hand, reason_code="wrong_count", by=None)
         assert chips(table, *players) == [10_000] * 5
@@ -376,7 +387,7 @@ class TestDealingIn:
         players = seat_players(table, [1, 2, 3])
         for player in players:
             buy(table, player, 10_000)
-        hand = hand_flow.start_hand(table=table, by=None)
+        hand = hand_flow.start_hand(table=table, by=None).hand
         services.revise_schedule(
             schedule=CollectionSchedule.objects.get(code="CP2"),
             rates=[{"structure": "points", "point_min_cents": 100, "point_max_cents": 10_000,
@@ -391,7 +402,7 @@ class TestDealingIn:
         assert hand_flow.preview_fees(table=table).total_fees_cents == 400
         hand_flow.misdeal(hand=hand, reason_code="other", reason="redeal", by=None)
         time.sleep(1.1)
-        redeal = hand_flow.start_hand(table=table, by=None)
+        redeal = hand_flow.start_hand(table=table, by=None).hand
         assert [hp.fee_cents for hp in redeal.players.order_by("position")] == [500, 300, 300]
         assert chips(table, *players) == [9_500, 9_700, 9_700]
         # The fees collected are those of tables.selectors.rate_for_hand, for both hands.
@@ -426,7 +437,7 @@ class TestDealingIn:
         with monkeypatch.context() as patched:
             # The deal reads its clock in handflow.deal (the module that defines start_hand).
             patched.setattr(deal, "timezone", SimpleNamespace(now=lambda: lagging))
-            hand = hand_flow.start_hand(table=table, by=None)
+            hand = hand_flow.start_hand(table=table, by=None).hand
         assert hand.created_at == lagging
         old = rate_for_hand(hand)
         assert old is not None
@@ -436,7 +447,7 @@ class TestDealingIn:
         hand_flow.misdeal(hand=hand, reason_code="other", reason="redeal", by=None)
         # Now: the $60 button fee. Ana can't pay it and keep 9 points: the button goes to Ben,
         # and Ana sits the hand out.
-        redeal = hand_flow.start_hand(table=table, by=None)
+        redeal = hand_flow.start_hand(table=table, by=None).hand
         assert (redeal.button_seat.number, [hp.seat.number for hp in redeal.players.all()]) == (2, [2, 3])
         assert [hp.fee_cents for hp in redeal.players.order_by("position")] == [6_000, 100]
         assert chips(table, ana, ben, cat) == [10_000, 14_000, 9_900]
@@ -451,7 +462,7 @@ class TestShowdownChecks:
         table = make_table(game="holdem", stakes="nl-20-100", schedule="A")
         for player in seat_players(table, [1, 2]):
             buy(table, player, 5_000)
-        return hand_flow.start_hand(table=table, by=None)
+        return hand_flow.start_hand(table=table, by=None).hand
 
     @pytest.mark.parametrize(
         ("change", "message"),
@@ -481,8 +492,8 @@ class TestShowdownChecks:
         assert not HandResult.objects.filter(hand=dealt).exists()
 
     def test_the_same_entry_twice_keeps_the_revision(self, dealt: Hand) -> None:
-        first = hand_flow.submit_showdown(hand=dealt, submitted=heads_up(), by=None)
-        again = hand_flow.submit_showdown(hand=dealt, submitted=heads_up(), by=None)
+        first = hand_flow.submit_showdown(hand=dealt, submitted=heads_up(), by=None).reading
+        again = hand_flow.submit_showdown(hand=dealt, submitted=heads_up(), by=None).reading
         assert (again.revision, first.revision) == (1, 1)
         assert Hand.objects.get(pk=dealt.pk).status == HandStatus.SHOWDOWN
 
@@ -504,7 +515,7 @@ def test_taiwanese_poker_payments_in_the_engines_order(
     players = seat_players(table, [1, 2, 3])
     for player in players:
         buy(table, player, 10_000)
-    hand = hand_flow.start_hand(table=table, by=None)
+    hand = hand_flow.start_hand(table=table, by=None).hand
     reading = hand_flow.submit_showdown(
         hand=hand,
         submitted={"boards": [["Ac", "Ad", "Kh", "3s", "2d"]], "players": [
@@ -512,7 +523,7 @@ def test_taiwanese_poker_payments_in_the_engines_order(
             {"seat": 2, "top": ["Jh"], "middle": ["7c", "7d"], "bottom": ["Ks", "Kc", "6h", "8h"]},
             {"seat": 3, "top": ["2c"], "middle": ["3c", "4c"], "bottom": ["Th", "Jc", "Qc", "5d"]}]},
         by=None,
-    )  # fmt: skip
+    ).reading  # fmt: skip
     assert reading.engine_input["point"] == 500
     assert [p["stack"] for p in reading.engine_input["players"]] == [9_900, 9_900, 9_900]
     order = [(p["from_seat"], p["to_seat"], p["amount"], p["reason"]) for p in reading.postings["payments"]]
@@ -543,7 +554,7 @@ class TestLowballJoker:
         table = make_table(game="dealers-choice", stakes="limit-4-8", schedule="A")
         for player in seat_players(table, [1, 2]):
             give(table, player, 10_000)
-        hand = hand_flow.start_hand(table=table, by=None, game=Game.objects.get(slug="lowball"))
+        hand = hand_flow.start_hand(table=table, by=None, game=Game.objects.get(slug="lowball")).hand
         assert Hand.objects.get(pk=hand.pk).joker is False
         with pytest.raises(errors.InvalidShowdown, match="joker JK is not in the deck"):
             hand_flow.submit_showdown(hand=hand, submitted=self.SHOWDOWN, by=None)
@@ -555,10 +566,39 @@ class TestLowballJoker:
         table = make_table(game="lowball", stakes="limit-4-8", schedule="A")
         for player in seat_players(table, [1, 2]):
             give(table, player, 10_000)
-        hand = hand_flow.start_hand(table=table, by=None)
+        hand = hand_flow.start_hand(table=table, by=None).hand
         assert Hand.objects.get(pk=hand.pk).joker is True
-        reading = hand_flow.submit_showdown(hand=hand, submitted=self.SHOWDOWN, by=None)
+        reading = hand_flow.submit_showdown(hand=hand, submitted=self.SHOWDOWN, by=None).reading
         assert reading.postings["net"] == {"1": 800, "2": -800}  # the joker plays as the 5: 6-4-3-2-A
+
+
+@pytest.mark.parametrize("at_dealers_choice", [False, True])
+def test_only_lowball_dealt_as_the_tables_game_has_the_joker(at_dealers_choice: bool) -> None:
+    table = Table(
+        game=Game(
+            slug="dealers-choice" if at_dealers_choice else "lowball", is_dealers_choice=at_dealers_choice
+        )
+    )
+    for slug, rules in GAME_RULES.items():
+        if rules.is_pot_game:
+            has_joker = deal.joker_in_deck(table=table, game=Game(slug=slug))
+            assert has_joker is (slug == "lowball" and not at_dealers_choice), slug
+    assert deal.joker_in_deck(table=table, game=Game(slug="a game the engine doesn't know")) is False
+
+
+@pytest.mark.parametrize(("pct", "blind"), [(150, 600), (200, 800), (100, None), (175, None)])
+def test_the_kill_blind_a_hand_posted(pct: int, blind: int | None) -> None:
+    """A kill hand's blind from its recorded percent: x1.5 (half kill) or x2 (full kill) the big
+    blind, up to a whole chip; a percent no kill has is no kill blind."""
+    hand = Hand(
+        kill_seat_id=1,
+        kill_multiplier_pct=pct,
+        stakes=Stakes(small_bet_cents=400),
+        table=Table(chip_unit_cents=100),
+    )
+    assert deal.hand_kill_blind(hand) == blind
+    assert KillType.HALF.multiplier_pct == 150
+    assert KillType.FULL.multiplier_pct == 200
 
 
 class TestChinesePokerCardCount:
@@ -578,7 +618,7 @@ class TestChinesePokerCardCount:
         players = seat_players(table, [1, 2])
         for player in players:
             buy(table, player, 10_000)
-        return table, hand_flow.start_hand(table=table, by=None), players
+        return table, hand_flow.start_hand(table=table, by=None).hand, players
 
     def test_twelve_cards_are_refused_and_nothing_is_read(
         self, dealt: tuple[Table, Hand, list[Player]]
@@ -598,7 +638,7 @@ class TestChinesePokerCardCount:
         short = {**self.SET[2], "middle": self.SET[2]["middle"][:4], "fouled": True}
         reading = hand_flow.submit_showdown(
             hand=hand, submitted={"players": [{"seat": 1, **self.SET[1]}, {"seat": 2, **short}]}, by=None
-        )
+        ).reading
         assert reading.engine_result["players"]["2"]["fouled"] is True
         hand_flow.confirm_settlement(hand=hand, by=None)
         # A fouled hand pays 3 points ($5 each) to the set hand: $15.
@@ -613,7 +653,7 @@ def test_lowball_sevens_rule_through_the_flow(make_table: MakeTable, seat_player
     ana, ben = seat_players(table, [1, 2])
     give(table, ana, 10_000)
     give(table, ben, 10_000)
-    hand = hand_flow.start_hand(table=table, by=None)
+    hand = hand_flow.start_hand(table=table, by=None).hand
     reading = hand_flow.submit_showdown(
         hand=hand,
         submitted={"players": [
@@ -622,7 +662,7 @@ def test_lowball_sevens_rule_through_the_flow(make_table: MakeTable, seat_player
             {"seat": 2, "cards": ["8c", "6d", "4s", "3h", "2d"], "put_in": 1_200, "put_in_after_draw": 800},
         ]},
         by=None,
-    )  # fmt: skip
+    ).reading  # fmt: skip
     assert reading.postings["net"] == {"1": 400, "2": -400}
     assert {(r["seat"], r["amount"]) for r in reading.postings["returned"]} == {(1, 800), (2, 800)}
     hand_flow.confirm_settlement(hand=hand, by=None)

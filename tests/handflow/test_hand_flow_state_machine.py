@@ -206,7 +206,7 @@ class HandFlowMachine(RuleBasedStateMachine):
         ):
             self.refused(call, errors.BuyInRefused)
         else:
-            movement = call()
+            movement = call().movement
             assert (movement.kind, movement.amount_cents) == ("buy_in", amount)
             self.chips[index] += amount
             self.cage -= amount
@@ -235,7 +235,7 @@ class HandFlowMachine(RuleBasedStateMachine):
         elif short and self.session[index]["short"]:
             self.refused(call, errors.ShortRebuyUsed)
         else:
-            movement = call()
+            movement = call().movement
             assert movement.is_short is short
             self.chips[index] += amount
             self.cage -= amount
@@ -250,7 +250,7 @@ class HandFlowMachine(RuleBasedStateMachine):
         elif self.chips[index] == 0:
             self.refused(call, errors.NoChips)
         else:
-            assert call().amount_cents == self.chips[index]
+            assert call().movement.amount_cents == self.chips[index]
             self.cage += self.chips[index]
             self.chips[index] = 0
             if self.seat_of.pop(index, None) is not None:
@@ -331,7 +331,8 @@ class HandFlowMachine(RuleBasedStateMachine):
         if expected is None:
             self.refused(call, errors.NotEnoughPlayers)
             return
-        hand = call()
+        dealt_hand = call()
+        hand = dealt_hand.hand
         button, dealt, fees = expected
         players = list(hand.players.select_related("seat").order_by("position"))
         assert (hand.status, hand.button_seat.number) == (HandStatus.DEALT, button)
@@ -341,6 +342,11 @@ class HandFlowMachine(RuleBasedStateMachine):
         for index, fee in self.hand_fees:
             self.chips[index] -= fee
             self.house += fee
+        # The deal answers with its players and their chips after the fee, as the ledger has them.
+        assert [hp.seat.number for hp in dealt_hand.players] == dealt
+        assert dealt_hand.chips_after == {
+            self.players[index].pk: self.chips[index] for index, _ in self.hand_fees
+        }
 
     def random_showdown(self, seed: int) -> dict[str, Any]:
         """A random deal of the players dealt in (a seeded shuffle: hypothesis draws the seed)."""
@@ -391,7 +397,7 @@ class HandFlowMachine(RuleBasedStateMachine):
     def settle(self, seed: int) -> None:
         assert self.hand is not None
         entry = self.random_showdown(seed)
-        reading = hand_flow.submit_showdown(hand=self.hand, submitted=entry, by=None)
+        reading = hand_flow.submit_showdown(hand=self.hand, submitted=entry, by=None).reading
         # The model reads the same showdown with the engine, from its own stacks and button.
         engine_input: dict[str, Any] = {"game": self.rules.game, "button": self.button}
         if self.rules.game == "holdem":
@@ -405,9 +411,15 @@ class HandFlowMachine(RuleBasedStateMachine):
             }
             net = {int(seat): p["net"] for seat, p in decide(engine_input)["players"].items()}
         assert reading.postings["net"] == {str(seat): cents for seat, cents in sorted(net.items())}
-        hand_flow.confirm_settlement(hand=self.hand, by=None, revision=reading.revision)
+        settled = hand_flow.confirm_settlement(hand=self.hand, by=None, revision=reading.revision)
         for seat, cents in net.items():
             self.chips[self.index_at(seat)] += cents
+        # The confirmation answers with its players and their chips after the settlement.
+        assert not settled.replayed
+        assert settled.players is not None
+        assert settled.chips_after == {
+            hp.player_id: self.chips[self.index_at(hp.seat.number)] for hp in settled.players
+        }
         self.settled.append(self.hand)
         self.hand, self.hand_fees = None, []
 
@@ -418,7 +430,7 @@ class HandFlowMachine(RuleBasedStateMachine):
         hand_flow.misdeal(hand=self.hand, reason_code=code, by=None)
         if retry:
             again = hand_flow.misdeal(hand=self.hand, reason_code="other", reason="again", by=None)
-            assert again.was_replayed
+            assert again.replayed
         for index, fee in self.hand_fees:
             self.chips[index] += fee
             self.house -= fee
@@ -428,8 +440,7 @@ class HandFlowMachine(RuleBasedStateMachine):
     @precondition(lambda self: bool(self.settled))
     @rule()
     def confirm_again(self) -> None:
-        reading = hand_flow.confirm_settlement(hand=self.settled[-1], by=None)
-        assert reading.was_replayed
+        assert hand_flow.confirm_settlement(hand=self.settled[-1], by=None).replayed
 
     # --- invariants ---------------------------------------------------------------------------------
 

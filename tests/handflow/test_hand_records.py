@@ -42,7 +42,9 @@ def test_a_misdeal_is_one_of_its_games_reasons(
     for the pot games: docs/misdeals.md)."""
     table = make_table(**next(t for t in _TABLES if code in misdeal_reasons_for(t["game"])))
     buy_in_players(table, [1, 2], 10_000)
-    hand = hand_flow.misdeal(hand=hand_flow.start_hand(table=table, by=None), reason_code=code, by=None)
+    hand = hand_flow.misdeal(
+        hand=hand_flow.start_hand(table=table, by=None).hand, reason_code=code, by=None
+    ).hand
     assert (hand.status, hand.misdeal_reason, hand.void_reason) == (
         HandStatus.VOID,
         code,
@@ -55,7 +57,7 @@ def test_other_needs_words_and_an_unknown_code_is_refused(
 ) -> None:
     table = make_table()
     buy_in_players(table, [1, 2])
-    hand = hand_flow.start_hand(table=table, by=None)
+    hand = hand_flow.start_hand(table=table, by=None).hand
     for code, reason, field in (
         ("other", "", "reason"),
         ("exposed", "", "reason_code"),
@@ -66,7 +68,7 @@ def test_other_needs_words_and_an_unknown_code_is_refused(
         assert refused.value.field == field
     hand.refresh_from_db()
     assert hand.status == HandStatus.DEALT  # nothing changed, the fees still taken
-    voided = hand_flow.misdeal(hand=hand, reason_code="other", reason="  the deck was short  ", by=None)
+    voided = hand_flow.misdeal(hand=hand, reason_code="other", reason="  the deck was short  ", by=None).hand
     assert (voided.misdeal_reason, voided.void_reason) == ("other", "the deck was short")
 
 
@@ -79,7 +81,7 @@ def test_the_boards_agreed_before_the_deal_are_recorded_and_kept(
         with pytest.raises(errors.FloorValidationError) as refused:
             hand_flow.start_hand(table=table, by=None, boards=boards)  # type: ignore[arg-type]
         assert refused.value.field == "boards"
-    hand = hand_flow.start_hand(table=table, by=None, boards=2)
+    hand = hand_flow.start_hand(table=table, by=None, boards=2).hand
     assert hand.boards == 2
     players = [
         {"seat": 1, "top": ["Qs"], "middle": ["As", "Kd"], "bottom": ["9c", "9d", "4s", "5s"]},
@@ -97,7 +99,7 @@ def test_the_boards_agreed_before_the_deal_are_recorded_and_kept(
             "players": players,
         },
         by=None,
-    )
+    ).reading
     assert len(reading.engine_input["boards"]) == 2
     assert {p["reason"].split()[1] for p in reading.engine_result["payments"]} == {"1", "2"}
 
@@ -113,7 +115,7 @@ def test_only_taiwanese_poker_agrees_boards_and_the_deck_must_hold_them(
     buy_in_players(table, [1, 2, 3, 4, 5, 6], amount_cents=10_000)
     with pytest.raises(errors.FloorValidationError, match="more than 52 cards"):  # 42 + 15 cards
         hand_flow.start_hand(table=table, by=None, boards=3)
-    assert hand_flow.start_hand(table=table, by=None).boards == 1  # the default: one board
+    assert hand_flow.start_hand(table=table, by=None).hand.boards == 1  # the default: one board
 
 
 def test_a_declared_sweep_is_recorded_with_its_time_and_stands(
@@ -121,17 +123,17 @@ def test_a_declared_sweep_is_recorded_with_its_time_and_stands(
 ) -> None:
     table = make_table(game="chinese-poker", stakes="points-5", schedule="CP1")
     buy_in_players(table, [1, 2, 3], amount_cents=10_000)
-    hand = hand_flow.start_hand(table=table, by=None)
+    hand = hand_flow.start_hand(table=table, by=None).hand
     with pytest.raises(errors.FloorValidationError, match="not a clean sweep"):
         hand_flow.declare_sweep(hand=hand, seat_number=1, sweep="royal", by=None)
     with pytest.raises(errors.FloorValidationError, match="not dealt in"):
         hand_flow.declare_sweep(hand=hand, seat_number=7, sweep="dragon", by=None)
-    seat = hand_flow.declare_sweep(hand=hand, seat_number=1, sweep="dragon", by=None)
+    seat = hand_flow.declare_sweep(hand=hand, seat_number=1, sweep="dragon", by=None).seat
     assert seat.sweep_declared == "dragon"
     assert seat.sweep_declared_at is not None
     declared_at = seat.sweep_declared_at
     again = hand_flow.declare_sweep(hand=hand, seat_number=1, sweep="Dragon", by=None)
-    assert (again.was_replayed, again.sweep_declared_at) == (True, declared_at)
+    assert (again.replayed, again.seat.sweep_declared_at) == (True, declared_at)
     with pytest.raises(errors.FloorValidationError, match="a declaration stands"):
         hand_flow.declare_sweep(hand=hand, seat_number=1, sweep="six-pairs", by=None)
     # The entry must carry it: a declaration on record can't be dropped.
@@ -142,7 +144,7 @@ def test_a_declared_sweep_is_recorded_with_its_time_and_stands(
         hand=hand,
         submitted={"players": [{"seat": 1, "cards": DRAGON, "declare": "dragon"}, SET_2, SET_3]},
         by=None,
-    )
+    ).reading
     assert reading.engine_result["players"]["1"]["sweep"] == "dragon"
     assert HandPlayer.objects.get(hand=hand, seat__number=1).sweep_declared_at == declared_at
 
@@ -152,7 +154,7 @@ def test_a_sweep_first_entered_in_the_showdown_is_recorded_then(
 ) -> None:
     table = make_table(game="chinese-poker", stakes="points-5", schedule="CP1")
     buy_in_players(table, [1, 2, 3], amount_cents=10_000)
-    hand = hand_flow.start_hand(table=table, by=None)
+    hand = hand_flow.start_hand(table=table, by=None).hand
     hand_flow.submit_showdown(
         hand=hand,
         submitted={"players": [{"seat": 1, "cards": DRAGON, "declare": "dragon"}, SET_2, SET_3]},
@@ -166,5 +168,5 @@ def test_a_sweep_first_entered_in_the_showdown_is_recorded_then(
     buy_in_players(holdem, [1, 2])
     with pytest.raises(errors.FloorValidationError, match="no clean sweeps"):
         hand_flow.declare_sweep(
-            hand=hand_flow.start_hand(table=holdem, by=None), seat_number=1, sweep="dragon", by=None
+            hand=hand_flow.start_hand(table=holdem, by=None).hand, seat_number=1, sweep="dragon", by=None
         )

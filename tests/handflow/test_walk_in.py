@@ -35,7 +35,7 @@ def test_a_refused_walk_in_buy_in_leaves_no_player(make_table: Callable[..., Tab
         seat_number=3,
         by=None,
         idempotency_key="ok",
-    )
+    ).movement
     again = hand_flow.buy_in(
         table=table,
         new_player_name="Kai Wong",
@@ -44,8 +44,8 @@ def test_a_refused_walk_in_buy_in_leaves_no_player(make_table: Callable[..., Tab
         by=None,
         idempotency_key="ok",
     )
-    assert again.was_replayed
-    assert again.pk == movement.pk
+    assert again.replayed
+    assert again.movement.pk == movement.pk
     assert list(Player.objects.filter(name="Kai Wong")) == [movement.player]
     assert ledger_selectors.player_chips(table=table, player=movement.player) == 20_000
     with pytest.raises(errors.IdempotencyKeyReused):

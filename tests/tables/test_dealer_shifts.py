@@ -39,14 +39,14 @@ def test_a_dealer_clocks_in_and_runs_that_tables_hands_only(
     assert (refused.value.status, refused.value.code) == (403, "not_clocked_in")
     down = services.clock_in(table=here, dealer=dealer, by=dealer).shift
     assert (down.table, down.dealer, down.clocked_in_by, down.is_open) == (here, dealer, dealer, True)
-    hand = hand_flow.start_hand(table=here, by=dealer)
+    hand = hand_flow.start_hand(table=here, by=dealer).hand
     assert (hand.dealer, hand.dealer_shift) == (dealer, down)
     with pytest.raises(errors.NotYourTable, match="dealer clocked in at table"):
         hand_flow.start_hand(table=there, by=dealer)
     # The floor runs any table; the hand records the dealer on duty there (none at ``there``).
-    other = hand_flow.start_hand(table=there, by=users["floor"])
+    other = hand_flow.start_hand(table=there, by=users["floor"]).hand
     assert (other.dealer, other.dealer_shift) == (users["floor"], None)
-    voided = hand_flow.misdeal(hand=hand, reason_code="two_exposed", by=dealer)
+    voided = hand_flow.misdeal(hand=hand, reason_code="two_exposed", by=dealer).hand
     assert (voided.status, voided.voided_by) == (HandStatus.VOID, dealer)
 
 
@@ -99,7 +99,7 @@ def test_a_down_ends_between_hands_and_only_at_an_open_table(
     buy_in_players(table, [1, 2])
     dealer = users["dealer"]
     services.clock_in(table=table, dealer=dealer, by=dealer)
-    hand = hand_flow.start_hand(table=table, by=dealer)
+    hand = hand_flow.start_hand(table=table, by=dealer).hand
     with pytest.raises(errors.HandInProgress):
         services.clock_out(table=table, by=dealer)
     with pytest.raises(errors.HandInProgress):

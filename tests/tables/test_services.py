@@ -487,7 +487,7 @@ class TestHands:
         with pytest.raises(errors.NotYourTable):  # not clocked in at this table
             hand_flow.misdeal(hand=hand, reason_code="two_exposed", by=users["dealer"])
         services.clock_in(table=table, dealer=users["dealer"], by=users["floor"])
-        hand = hand_flow.misdeal(hand=hand, reason_code="two_exposed", by=users["dealer"])
+        hand = hand_flow.misdeal(hand=hand, reason_code="two_exposed", by=users["dealer"]).hand
         assert (hand.status, hand.voided_by, hand.misdeal_reason, hand.void_reason) == (
             HandStatus.VOID,
             users["dealer"],

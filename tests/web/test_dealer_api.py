@@ -45,7 +45,7 @@ def test_a_dealer_clocks_in_runs_the_table_and_clocks_out(
     )
     auditor = floor.post(url + "clock-in/", {"dealer": users["auditor"].pk}, format="json")
     assert (auditor.status_code, auditor.json()["code"]) == (400, "not_a_dealer")
-    hand = hand_flow.start_hand(table=table, by=users["dealer"])
+    hand = hand_flow.start_hand(table=table, by=users["dealer"]).hand
     assert Hand.objects.get(pk=hand.pk).dealer == users["dealer"]
     busy = dealer.post(url + "clock-out/", {}, format="json")
     assert (busy.status_code, busy.json()["code"]) == (409, "hand_in_progress")
@@ -69,7 +69,7 @@ def test_a_sweep_is_declared_through_the_api(
     table = make_table(game="chinese-poker", stakes="points-5", schedule="CP1")
     buy_in_players(table, [1, 2], amount_cents=10_000)
     on_duty(table)
-    hand = hand_flow.start_hand(table=table, by=users["dealer"])
+    hand = hand_flow.start_hand(table=table, by=users["dealer"]).hand
     dealer = client_for("dealer")
     url = f"/api/terminal/hands/{hand.pk}/declare-sweep/"
     bad = dealer.post(url, {"seat_number": 1, "sweep": "royal"}, format="json")

@@ -259,7 +259,7 @@ def test_permissions(
     other = make_table(game="holdem", stakes="nl-20-100", schedule="A")
     for i, player in enumerate(seat_players(other, [1, 2])):
         hand_flow.buy_in(table=other, player=player, amount_cents=5_000, by=None, idempotency_key=f"o-{i}")
-    hand = hand_flow.start_hand(table=other, by=None)
+    hand = hand_flow.start_hand(table=other, by=None).hand
     # The dealer is clocked in where the request goes: the first table for the deal, else the hand's.
     floor_services.clock_in(
         table=table if name == "start" else other, dealer=users["dealer"], by=users["floor"]

@@ -50,7 +50,7 @@ def test_floor_overview_counts_this_shifts_hands_and_fees_and_flags_a_failed_che
             idempotency_key=f"overview-{seat}",
         )
     floor_services.clock_in(table=table, dealer=users["dealer"], by=users["floor"])
-    first = hand_flow.start_hand(table=table, by=users["dealer"])
+    first = hand_flow.start_hand(table=table, by=users["dealer"]).hand
     hand_flow.misdeal(hand=first, reason_code="exposed_five", by=users["dealer"])  # fees returned
     hand_flow.start_hand(table=table, by=users["dealer"])
 

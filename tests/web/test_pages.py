@@ -14,6 +14,7 @@ from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
+from poker.games import rules_for
 from tables import services as floor_services
 from tables.models import CollectionSchedule, Hand, HandResult, HandStatus, Player, Seating, Table
 from web.floor_forms import PageInputError, dollars_to_cents, showdown_from_post
@@ -425,10 +426,8 @@ def test_form_input_helpers() -> None:
         with pytest.raises(PageInputError):
             dollars_to_cents(bad, "x")
     shown = showdown_from_post(
-        game_kind="pot",
-        game_slug="holdem",
+        rules=rules_for("holdem"),
         seats=[1, 2],
-        has_board=True,
         data={"board": "Ah Kd 7c", "cards_1": "As,Ks", "put_in_1": "2", "folded_2": "on", "put_in_2": "1"},
     )
     assert shown == {
@@ -476,10 +475,8 @@ def test_dealer_plays_a_taiwanese_poker_hand(
 
 def test_showdown_entry_for_chinese_declarations_and_taiwanese_boards() -> None:
     chinese = showdown_from_post(
-        game_kind="player_dealer",
-        game_slug="chinese-poker",
+        rules=rules_for("chinese-poker"),
         seats=[1, 2, 3],
-        has_board=False,
         data={
             "front_1": "Kc Qd 5h", "middle_1": "2c 2d 9s 7h 4c", "back_1": "8c 8d 8h 8s 3c",
             "declare_2": "dragon", "cards_2": "2c 3d 4h 5s 6c 7d 8h 9s Tc Jh Qs Kc Ad",
@@ -496,10 +493,8 @@ def test_showdown_entry_for_chinese_declarations_and_taiwanese_boards() -> None:
     assert chinese["players"][2]["surrender"] is True
     assert len(chinese["players"][2]["cards"]) == 13  # the three rows together
     two_boards = showdown_from_post(
-        game_kind="player_dealer",
-        game_slug="taiwanese-poker",
+        rules=rules_for("taiwanese-poker"),
         seats=[1],
-        has_board=False,
         data={"board": "Ac Ad Kh 3s 2d", "board_2": "5c 6c 7c 8d 9d", "top_1": "Qs"},
     )
     assert two_boards["boards"] == [["Ac", "Ad", "Kh", "3s", "2d"], ["5c", "6c", "7c", "8d", "9d"]]

@@ -48,13 +48,13 @@ def test_a_hands_page_shows_its_cards_reading_and_ledger_postings(
     settlement = JournalTransaction.objects.get(pk=result.settlement_id)
     assert f"Table {settled.table.number} hand {settled.number}" in page
     assert "Ah Kh Qh Jh Th" in page  # the board as entered
-    assert "high Royal flush: Ah Kh Qh Jh Th" in page  # the reading: the name and the five cards
+    assert "Royal flush (Ah Kh Qh Jh Th)" in page  # the reading: the name and the five cards
     assert settlement.hash in page  # the settlement's ledger transaction
     assert result.digest in page  # the stored input's digest
     # Money in dollars: the pot as the engine built it, never its raw cents.
     pot = result.engine_result["pots"][0]["amount"]
-    assert f"Pot 1 ${pot // 100}:" in page
-    assert f"pot 1 {pot}:" not in page
+    assert f"Main pot ${pot // 100}:" in page
+    assert f"Main pot {pot}:" not in page
     # The journal and the player statement lead to it.
     day = timezone.localtime(settled.created_at, room_zone()).date().isoformat()
     link = f'href="{reverse("reports:hand", args=[settled.pk])}"'

@@ -10,16 +10,31 @@ from django.test import Client
 
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
+from poker.games import MAX_BOARDS, rules_for
 from tables.models import Game, HandResult, Player, Table
-from web.floor_forms import showdown_from_post
+from web.floor_forms import BOARD_FIELDS, SWEEP_CHOICES, showdown_from_post, sweep_choices
+
+
+def test_the_entrys_boards_and_sweeps_are_the_engines() -> None:
+    """The board fields go as far as the engine's most boards; the sweeps offered are the ones the
+    game's rules let a player declare (none outside Chinese poker), labelled for the dealer."""
+    assert BOARD_FIELDS == ("board", "board_2", "board_3")
+    assert len(BOARD_FIELDS) == MAX_BOARDS
+    chinese = sweep_choices(rules_for("chinese-poker"))
+    assert [value for value, _ in chinese] == ["", *(str(kind) for kind in rules_for("chinese-poker").sweeps)]
+    assert chinese[1] == ("dragon", "Dragon (A to K)")
+    assert chinese == SWEEP_CHOICES
+    assert (
+        sweep_choices(rules_for("taiwanese-poker"))
+        == sweep_choices(rules_for("holdem"))
+        == [("", "no declaration")]
+    )
 
 
 def test_form_fields_for_a_house_foul_and_the_sevens_rule() -> None:
     chinese = showdown_from_post(
-        game_kind="player_dealer",
-        game_slug="chinese-poker",
+        rules=rules_for("chinese-poker"),
         seats=[1, 2],
-        has_board=False,
         data={"front_1": "As Ad 2c", "middle_1": "Ks Kd 3c 3d", "back_1": "Qs Qd Qh 4c 4d", "fouled_1": "on",
               "front_2": "Js Jd 2d", "middle_2": "Ts Td 5c 5d 6h", "back_2": "9s 9d 9h 7c 7d"},
     )  # fmt: skip
@@ -31,10 +46,8 @@ def test_form_fields_for_a_house_foul_and_the_sevens_rule() -> None:
         "back": ["Qs", "Qd", "Qh", "4c", "4d"],
     }
     lowball = showdown_from_post(
-        game_kind="pot",
-        game_slug="lowball",
+        rules=rules_for("lowball"),
         seats=[1, 2, 3],
-        has_board=False,
         data={"cards_1": "7c 5d 4h 3s 2c", "put_in_1": "12", "after_draw_1": "8", "checked_seven_1": "on",
               "cards_2": "8c 6d 4s 3h 2d", "put_in_2": "12", "after_draw_2": "8",
               "put_in_3": "4", "folded_3": "on"},
@@ -45,10 +58,8 @@ def test_form_fields_for_a_house_foul_and_the_sevens_rule() -> None:
         (None, None),
     ]
     plain = showdown_from_post(
-        game_kind="pot",
-        game_slug="lowball",
+        rules=rules_for("lowball"),
         seats=[1],
-        has_board=False,
         data={"cards_1": "7c 5d 4h 3s 2c", "put_in_1": "12", "after_draw_1": "8"},
     )
     assert "put_in_after_draw" not in plain["players"][0]  # sent only when a seat is marked
@@ -86,7 +97,7 @@ def test_a_twelve_card_entry_is_refused_on_the_page_unless_fouled(
     players = seat_players(table, [1, 2])
     for i, player in enumerate(players):
         hand_flow.buy_in(table=table, player=player, amount_cents=10_000, by=None, idempotency_key=f"c{i}")
-    hand = hand_flow.start_hand(table=table, by=None)
+    hand = hand_flow.start_hand(table=table, by=None).hand
     form = {"front_1": "Qs Qd 2c", "middle_1": "9s 9d 8c 8d 3h", "back_1": "As Ks Js 7s 4s",
             "front_2": "5c 4d 2d", "middle_2": "Tc Td 6h 6c", "back_2": "Ah Ad Kh Kd 7h"}  # fmt: skip
     refused = dealer.post(f"/hands/{hand.pk}/showdown/", form, follow=True).content.decode()

@@ -21,6 +21,7 @@ from benchmarks.bench_terminal import entry as bench_entry
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
+from poker.games import rules_for
 from tables import services as floor
 from tables.models import Game, Hand, HandPlayer, HandResult, HandStatus, Player, Table
 from web.floor_forms import entry_from_submitted, showdown_from_post
@@ -247,7 +248,7 @@ def test_the_kill_state_is_on_the_screen(
     table, _ = ten_seats
     # One player wins two pots in a row outright: the next hand is a half kill (RULINGS §2).
     for _ in range(2):
-        hand = hand_flow.start_hand(table=table, by=None)
+        hand = hand_flow.start_hand(table=table, by=None).hand
         settle_hand(hand, winners=(3,))
     dealer = dealer_client(users, table)
     shown = body(dealer.get(f"/tables/{table.number}/"))
@@ -389,6 +390,27 @@ CHINESE = {
 }  # fmt: skip
 
 
+def test_a_hi_lo_pot_without_a_qualifying_low_and_chips_given_back(
+    users: dict[str, Any], make_table: Callable[..., Table], buy_in_players: Callable[..., list[Player]]
+) -> None:
+    """The reading says why a hi-lo pot went whole to the high hand (no low can qualify on this
+    board), and names the player the uncalled chips go back to."""
+    table = make_table(game="omaha-hi-lo", stakes="limit-6-12", schedule="C")
+    players = buy_in_players(table, [1, 2], 20_000)
+    dealer = dealer_client(users, table)
+    deal(dealer, table)
+    hand = Hand.objects.get(table=table)
+    entry = {"board": "Ks Qd Jh 9c 9d", "cards_1": "Ac Kd 2s 3s", "put_in_1": "8",
+             "cards_2": "Qh Qc 4d 5d", "put_in_2": "12"}  # fmt: skip
+    read = dealer.post(f"/hands/{hand.pk}/showdown/", entry, headers=HX)
+    shown = body(read)
+    assert read.status_code == 200, shown
+    assert "the pot to seat 2 (" in shown
+    assert "no qualifying low: the high hand takes the whole pot" in shown
+    assert f"uncalled chips back to seat 2 ({players[1].name}): <strong>$4</strong>" in shown
+    assert f"seat 1 ({players[0].name}) puts in" in shown  # every seat said one way
+
+
 def test_chinese_poker_sweeps_declared_before_the_showdown(
     users: dict[str, Any], make_table: Callable[..., Table], buy_in_players: Callable[..., list[Player]]
 ) -> None:
@@ -460,7 +482,12 @@ def test_taiwanese_poker_two_boards_read_by_board_and_position(
     shown = body(dealer.post(f"/hands/{hand.pk}/showdown/", entry, headers=HX))
     assert "board 2 middle" in shown
     assert "seat 3 (Ese) wins: Straight flush, seven high" in shown
-    assert "Seat 1 (Tai): board 1: top Pair of aces / middle Full house, aces full of kings" in shown
+    # Each hand with its five cards, board by board (the hand history's words).
+    assert (
+        "Seat 1 (Tai): board 1: top Pair of aces (Ac Ad Kh Qs 3s) / "
+        "middle Full house, aces full of kings (Ac Ad As Kd Kh) / "
+        "bottom Straight, five high (5s 4s 3s 2d Ac); board 2: top Straight, nine high (9d 8d 7c 6c 5c)"
+    ) in shown
     assert "tie: seat 1 (Tai), seat 2 (Wan), seat 3 (Ese)" in shown
     # One board short of the two agreed: refused, the entry kept.
     short = dealer.post(f"/hands/{hand.pk}/showdown/", entry | {"board_2": ""}, headers=HX)
@@ -517,15 +544,15 @@ def test_an_auditor_sees_the_screen_and_can_change_nothing(
 def test_showdown_fields_round_trip_and_bad_fields() -> None:
     entry = {"board": "Ah Kd 7c 7s 2h", "cards_1": "As Ac", "put_in_1": "8", "cards_2": "Kc Qc",
              "put_in_2": "8.50", "folded_3": "on", "put_in_3": "4"}  # fmt: skip
-    submitted = showdown_from_post(
-        game_kind="pot", game_slug="holdem", seats=[1, 2, 3], has_board=True, data=entry
-    )
-    back = entry_from_submitted(game_kind="pot", game_slug="holdem", submitted=submitted)
+    submitted = showdown_from_post(rules=rules_for("holdem"), seats=[1, 2, 3], data=entry)
+    back = entry_from_submitted(rules=rules_for("holdem"), submitted=submitted)
     assert back == entry | {"cards_3": ""}
     taiwanese = showdown_from_post(
-        game_kind="player_dealer", game_slug="taiwanese-poker", seats=[1], has_board=False,
-        data={"board": "Ac Ad Kh 3s 2d", "top_1": "Qs"}, boards=3,
-    )  # fmt: skip
+        rules=rules_for("taiwanese-poker"),
+        seats=[1],
+        data={"board": "Ac Ad Kh 3s 2d", "top_1": "Qs"},
+        boards=3,
+    )
     assert taiwanese["boards"] == [["Ac", "Ad", "Kh", "3s", "2d"], [], []]
     assert bad_fields("card Ah is held by seat 2 and the board (misdeal)", entry | {"cards_2": "Ah Kc"}) == {
         "cards_2",

@@ -27,9 +27,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from handflow import services as hand_flow
+from handflow.chips import Movement
 from tables import services as floor
 from tables.errors import FloorNotFound, FloorValidationError
-from tables.models import ChipMovement, Game, Hand, Player, Table
+from tables.models import Game, Hand, Player, Table
 from tables.services.drafts import MAX_FIELD_CHARS
 from web.floor_api import _input, _table
 from web.floor_serializers import ErrorSerializer, MisdealSerializer
@@ -103,9 +104,9 @@ def _dealer(user_id: int) -> AuthUser:
     return dealer
 
 
-def _movement(movement: ChipMovement, created: int = status.HTTP_201_CREATED) -> Response:
-    code = status.HTTP_200_OK if movement.was_replayed else created
-    return Response(ChipMovementSerializer(movement).data, status=code)
+def _movement(done: Movement, created: int = status.HTTP_201_CREATED) -> Response:
+    code = status.HTTP_200_OK if done.replayed else created
+    return Response(ChipMovementSerializer(done.movement).data, status=code)
 
 
 class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]):
@@ -240,7 +241,7 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
     def start_hand(self, request: Request, number: str | None = None, *, idempotency_key: str) -> Response:
         table = self.get_object()
         data = _input(TerminalStartHandSerializer, request)
-        hand = hand_flow.start_hand(
+        dealt = hand_flow.start_hand(
             table=table,
             game=_game(data.get("game")),
             sit_out_seat_numbers=data.get("sit_out_seat_numbers") or (),
@@ -248,7 +249,12 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
             boards=data.get("boards"),
             by=request.user,
         )
-        return Response(TerminalHandSerializer.from_hand(hand, fresh=True), status=status.HTTP_201_CREATED)
+        return Response(
+            TerminalHandSerializer.from_hand(
+                dealt.hand, fresh=True, players=dealt.players, chips=dealt.chips_after
+            ),
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(
         request=ClockInSerializer,
@@ -318,8 +324,12 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
         _input(ShowdownSerializer, request)  # the shape; the flow checks the content
         submitted = request.data
         assert isinstance(submitted, Mapping)  # the shape is an object (else _input answered 400)
-        reading = hand_flow.submit_showdown(hand=hand, submitted=submitted, by=request.user)
-        return Response(TerminalHandSerializer.from_hand(reading.hand, fresh=True, reading=reading))
+        read = hand_flow.submit_showdown(hand=hand, submitted=submitted, by=request.user)
+        return Response(
+            TerminalHandSerializer.from_hand(
+                read.hand, fresh=True, reading=read.reading, players=read.players, chips=read.chips_after
+            )
+        )
 
     @extend_schema(
         request=ConfirmSerializer,
@@ -332,10 +342,15 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
     def confirm(self, request: Request, pk: str | None = None, *, idempotency_key: str) -> Response:
         hand = self._hand()
         data = _input(ConfirmSerializer, request)
-        reading = hand_flow.confirm_settlement(hand=hand, by=request.user, revision=data.get("revision"))
+        settled = hand_flow.confirm_settlement(hand=hand, by=request.user, revision=data.get("revision"))
         return Response(
             TerminalHandSerializer.from_hand(
-                reading.hand, replayed=reading.was_replayed, fresh=True, reading=reading
+                settled.hand,
+                replayed=settled.replayed,
+                fresh=True,
+                reading=settled.reading,
+                players=settled.players,
+                chips=settled.chips_after,
             )
         )
 
@@ -353,7 +368,7 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
         voided = hand_flow.misdeal(
             hand=hand, reason_code=data["reason_code"], reason=data["reason"], by=request.user
         )
-        return Response(TerminalHandSerializer.from_hand(voided, replayed=voided.was_replayed))
+        return Response(TerminalHandSerializer.from_hand(voided.hand, replayed=voided.replayed))
 
     @extend_schema(
         request=DeclareSweepSerializer,

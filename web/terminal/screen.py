@@ -13,9 +13,8 @@ answers with the same data, and the reading panel's words are made from it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -28,6 +27,7 @@ from casino.core.errors import DomainError
 from handflow import services as hand_flow
 from handflow.services import DealPlan
 from ledger.models import JournalTransaction
+from poker.games import rules_for
 from poker.kill import KillKind, kill_limits
 from poker.showdown import POT_GAMES
 from tables import services as floor
@@ -38,6 +38,7 @@ from tables.models import (
     Game,
     GameKind,
     Hand,
+    HandPlayer,
     HandResult,
     HandStatus,
     KillType,
@@ -57,7 +58,6 @@ from web.terminal.entry import MAX_BOARDS, CardField, NextHandChoice, Refusal, c
 from web.terminal.presenters import (
     ReadingView,
     SeatNet,
-    TaiwaneseReading,
     game_note,
     limits_text,
     reading_view,
@@ -516,22 +516,16 @@ def _entry_on_record(hand: Hand, seats: Sequence[int]) -> tuple[dict[str, str], 
         return values, submitted is not None and _showdown_of(hand, seats, values) != submitted
     if submitted is None:
         return {}, False
-    game = hand.game
-    return entry_from_submitted(game_kind=game.kind, game_slug=game.slug, submitted=submitted), False
+    return entry_from_submitted(rules=rules_for(hand.game.slug), submitted=submitted), False
 
 
 def _showdown_of(hand: Hand, seats: Sequence[int], values: Mapping[str, str]) -> dict[str, Any] | None:
     """The showdown a draft would post (as the showdown view reads the form), or None when it
     can't be read."""
-    spec = POT_GAMES.get(hand.game.slug)
+    rules = rules_for(hand.game.slug)
     try:
         return showdown_from_post(
-            game_kind=hand.game.kind,
-            game_slug=hand.game.slug,
-            seats=seats,
-            has_board=bool(spec and spec.board),
-            data=values,
-            boards=hand.boards if hand.game.slug == "taiwanese-poker" else None,
+            rules=rules, seats=seats, data=values, boards=hand.boards if rules.agrees_boards else None
         )
     except PageInputError:
         return None
@@ -540,7 +534,6 @@ def _showdown_of(hand: Hand, seats: Sequence[int], values: Mapping[str, str]) ->
 #: The longest player name the reading's sentences carry (the seats cut theirs on screen with an
 #: ellipsis; the full name is on the seat's title and in the hand history).
 READING_NAME_CHARS = 18
-_POINTS = re.compile(r"\b(\d+) point\(s\)")
 
 
 def short_name(name: str, most: int = READING_NAME_CHARS) -> str:
@@ -552,17 +545,6 @@ def _reading_names(hand: Mapping[str, Any]) -> dict[str, Any]:
     """The hand (the serializer's dict) with each player's name as the reading says it (cut)."""
     players = [p | {"player_name": short_name(p["player_name"])} for p in hand["players"]]
     return {**hand, "players": players}
-
-
-def _room_words(reading: ReadingView | None) -> ReadingView | None:
-    """The reading in a card room's words: "1 point", "3 points" (not "point(s)")."""
-    if not isinstance(reading, TaiwaneseReading):
-        return reading
-
-    def points(text: str) -> str:
-        return _POINTS.sub(lambda m: f"{m[1]} point{'' if m[1] == '1' else 's'}", text)
-
-    return replace(reading, positions=tuple(replace(p, points=points(p.points)) for p in reading.positions))
 
 
 def _kill_button_in_hand(table: Table, hand: Mapping[str, Any]) -> int | None:
@@ -591,6 +573,8 @@ def terminal_screen(
     notices: Iterable[tuple[str, str]] = (),
     hand: Hand | None = None,
     reading: HandResult | None = None,
+    players: Sequence[HandPlayer] | None = None,
+    chips: Mapping[int, int] | None = None,
 ) -> TerminalScreen:
     """Everything the screen shows to ``user``: the table, who is clocked in, the seats with their
     chips, the button (one place: the hand's, or the next hand's as its fees are taken from it),
@@ -598,8 +582,8 @@ def terminal_screen(
     finished) or the hand in progress (the showdown entry, as ``entry`` when given, else as the
     reading on record left it; the reading).
 
-    ``hand`` (and its ``reading``): the hand a service just wrote and returned, with its players and
-    chips (``dealt_players``, ``chips_after``), so they aren't read again; otherwise the table's
+    ``hand`` (and its ``reading``): the hand a service just wrote and returned, with its ``players``
+    and their ``chips`` as the service returned them, so they aren't read again; otherwise the table's
     latest hand is read. Between hands the seats come from the fee preview, which reads every
     seated player's chips anyway."""
     choice = choice or NextHandChoice()
@@ -626,7 +610,15 @@ def terminal_screen(
     part: HandInProgress | BetweenHands
     if in_progress and current is not None:
         part = _hand_in_progress(
-            table, user, current, hand=hand, entry=entry, refusal=refusal, reading=reading
+            table,
+            user,
+            current,
+            hand=hand,
+            entry=entry,
+            refusal=refusal,
+            reading=reading,
+            players=players,
+            chips=chips,
         )
     else:
         part = _between_hands(table, current, choice=choice, reading=reading)
@@ -661,11 +653,15 @@ def _hand_in_progress(
     entry: Mapping[str, str] | None,
     refusal: Refusal | None,
     reading: HandResult | None,
+    players: Sequence[HandPlayer] | None,
+    chips: Mapping[int, int] | None,
 ) -> HandInProgress:
-    fresh = hand is not None and hand.dealt_players is not None and hand.chips_after is not None
+    fresh = hand is not None and players is not None and chips is not None
     if current.dealer_id is not None and current.dealer_id == user.pk:
         current.dealer = user  # the hand's dealer is most often the one tapping: not read again
-    view = TerminalHandSerializer.from_hand(current, fresh=fresh, reading=reading)
+    view = TerminalHandSerializer.from_hand(
+        current, fresh=fresh, reading=reading, players=players, chips=chips
+    )
     game = current.game
     changed = False
     if entry is not None:
@@ -687,7 +683,7 @@ def _hand_in_progress(
             kill_button=kill_button,
             changed_since_reading=changed,
         ),
-        reading=_room_words(reading_view(_reading_names(view), game)),
+        reading=reading_view(_reading_names(view), game),
         kill=hand_kill(table, view, kill_button),
         point_cents=table.stakes.point_cents if game.kind == GameKind.PLAYER_DEALER else None,
     )

@@ -5,7 +5,7 @@ Inputs are validated for shape only; :mod:`handflow.services` decides. Money is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -16,6 +16,8 @@ from rest_framework import serializers
 from handflow.services import DealPlan, PlayerChips, fees_return_key, hand_kill_blind
 from ledger import selectors as ledger_selectors
 from ledger.models import Account, AccountKind, JournalTransaction
+from poker.games import MAX_BOARDS
+from poker.postings import Postings
 from tables.models import (
     MAX_SEATS,
     ChipMovement,
@@ -168,7 +170,7 @@ class TerminalStartHandSerializer(serializers.Serializer[dict[str, Any]]):
         allow_null=True,
         default=None,
         min_value=1,
-        max_value=3,
+        max_value=MAX_BOARDS,
         help_text="Taiwanese poker: the boards agreed before the deal (default 1).",
     )
 
@@ -363,7 +365,7 @@ class ReadingSerializer(serializers.ModelSerializer[HandResult]):
     @extend_schema_field(serializers.DictField(child=serializers.IntegerField()))
     def get_net(self, obj: HandResult) -> dict[str, int]:
         """Each seat's chips change when settled (cents)."""
-        return dict(obj.postings.get("net", {}))
+        return _net(obj)
 
     def get_submitted_by(self, obj: HandResult) -> str | None:
         return _username(obj.submitted_by)
@@ -380,7 +382,7 @@ class ReadingSerializer(serializers.ModelSerializer[HandResult]):
             "status": obj.status,
             "reading": obj.engine_result,
             "postings": obj.postings,
-            "net": dict(obj.postings.get("net", {})),
+            "net": _net(obj),
             "engine_input": obj.engine_input,
             "submitted_at": serializers.DateTimeField().to_representation(obj.submitted_at),
             "submitted_by": _username(obj.submitted_by),
@@ -391,6 +393,11 @@ class ReadingSerializer(serializers.ModelSerializer[HandResult]):
             "ledger_transaction": obj.settlement_id,
             "outright_winner_seat_number": obj.outright_winner_seat_number,
         }
+
+
+def _net(obj: HandResult) -> dict[str, int]:
+    """Each seat's chips change when settled, by seat number as JSON keys it (ascending seat)."""
+    return {str(seat): cents for seat, cents in Postings.from_json(obj.postings).seat_nets}
 
 
 class TerminalHandPlayerSerializer(serializers.Serializer[dict[str, Any]]):
@@ -455,24 +462,29 @@ class TerminalHandSerializer(serializers.Serializer[Hand]):
 
     @staticmethod
     def from_hand(
-        hand: Hand, *, replayed: bool = False, fresh: bool = False, reading: HandResult | None = None
+        hand: Hand,
+        *,
+        replayed: bool = False,
+        fresh: bool = False,
+        reading: HandResult | None = None,
+        players: Sequence[HandPlayer] | None = None,
+        chips: Mapping[int, int] | None = None,
     ) -> dict[str, Any]:
         """The hand as it stands in the database now (two to four queries).
 
         ``fresh``: ``hand`` is the object the hand flow just locked and wrote, with its table, game,
         stakes and schedule loaded (a service's return value in the same transaction), so it isn't
-        read again; otherwise it is. ``reading``: the hand's :class:`HandResult` as the flow left it
-        (else read when the hand has one). Few joins per query: PostgreSQL plans a seven-table join
-        in about 2 ms, more than the whole rest of the response; the button's and the kill's seats
-        come from the players'."""
+        read again; otherwise it is. ``players`` and ``chips``: with ``fresh``, the players dealt in
+        by position and each one's chips at the table by player id as the service returned them
+        (``Dealt``, ``Proposed``, ``Settled``), else read. ``reading``: the hand's
+        :class:`HandResult` as the flow left it (else read when the hand has one). Few joins per
+        query: PostgreSQL plans a seven-table join in about 2 ms, more than the whole rest of the
+        response; the button's and the kill's seats come from the players'."""
         if not fresh:
             hand = Hand.objects.select_related(
                 "table", "game", "stakes", "collection_schedule", "dealer"
             ).get(pk=hand.pk)
-        players: Sequence[HandPlayer]
-        if fresh and hand.dealt_players is not None and hand.chips_after is not None:
-            players, chips = hand.dealt_players, hand.chips_after
-        else:
+        if not (fresh and players is not None and chips is not None):
             players, chips = _players_and_chips(hand)
         seats = {hp.seat_id: hp.seat for hp in players}
         for name in ("button_seat", "kill_seat"):

@@ -32,7 +32,8 @@ from django.views import View
 
 from casino.core.errors import DomainError
 from handflow import services as hand_flow
-from poker.showdown import POT_GAMES
+from poker.errors import ShowdownError
+from poker.games import rules_for
 from tables import services as floor
 from tables.errors import FeesChanged
 from tables.games import say_games
@@ -160,7 +161,7 @@ class StartHandView(RunHandMixin, View):
         if choice.problem:
             return _after_refusal(request, table, Refusal(choice.problem), choice=choice, redirect=True)
         try:
-            hand = hand_flow.start_hand(
+            dealt = hand_flow.start_hand(
                 table=table,
                 by=request.user,
                 game=choice.game,
@@ -176,9 +177,14 @@ class StartHandView(RunHandMixin, View):
             return _after_refusal(request, table, _refusal(exc), choice=choice)
         except DomainError as exc:
             return _after_refusal(request, table, _refusal(exc), choice=choice, redirect=True)
-        fees = sum(p.fee_cents or 0 for p in hand.dealt_players or [])
+        fees = sum(p.fee_cents or 0 for p in dealt.players)
         return _after_write(
-            request, table, f"Hand {hand.number} dealt; fees {format_cents(fees)} collected.", hand=hand
+            request,
+            table,
+            f"Hand {dealt.hand.number} dealt; fees {format_cents(fees)} collected.",
+            hand=dealt.hand,
+            players=dealt.players,
+            chips=dealt.chips_after,
         )
 
 
@@ -193,19 +199,17 @@ class ShowdownView(RunHandMixin, View):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         hand = _hand(pk)
         entry = posted_entry(request.POST)
-        spec = POT_GAMES.get(hand.game.slug)
         try:
             check_entry(request.POST)
+            rules = rules_for(hand.game.slug)
             submitted = showdown_from_post(
-                game_kind=hand.game.kind,
-                game_slug=hand.game.slug,
+                rules=rules,
                 seats=_seats_of(hand),
-                has_board=bool(spec and spec.board),
                 data=request.POST,
-                boards=hand.boards if hand.game.slug == "taiwanese-poker" else None,
+                boards=hand.boards if rules.agrees_boards else None,
             )
             result = hand_flow.submit_showdown(hand=hand, submitted=submitted, by=request.user)
-        except (PageInputError, DomainError) as exc:
+        except (PageInputError, DomainError, ShowdownError) as exc:
             return _after_refusal(request, hand.table, _refusal(exc, entry), entry=entry)
         if not is_htmx(request):
             return HttpResponseRedirect(_terminal_url(hand.table.number))
@@ -215,7 +219,9 @@ class ShowdownView(RunHandMixin, View):
             entry=entry,
             notices=[("info", f"Hand {hand.number}: the result to check, then confirm and pay.")],
             hand=result.hand,
-            reading=result,
+            reading=result.reading,
+            players=result.players,
+            chips=result.chips_after,
         )
 
 
@@ -241,7 +247,7 @@ class DeclareSweepView(RunHandMixin, View):
         try:
             hp: HandPlayer = hand_flow.declare_sweep(
                 hand=hand, seat_number=seat, sweep=sweep, by=request.user
-            )
+            ).seat
         except DomainError as exc:
             entry.pop(f"declare_{seat}", None)
             return _after_refusal(request, hand.table, _refusal(exc, entry), entry=entry)
@@ -269,11 +275,20 @@ class ConfirmView(RunHandMixin, View):
             )
         except DomainError as exc:
             return _after_refusal(request, hand.table, _refusal(exc), redirect=True)
-        if getattr(result, "was_replayed", False):
+        if result.replayed:
             notice, level = f"Hand {hand.number} was already settled; nothing was posted again.", "info"
         else:
             notice, level = f"Hand {hand.number} settled.", "success"
-        return _after_write(request, result.hand.table, notice, level=level, hand=result.hand, reading=result)
+        return _after_write(
+            request,
+            result.hand.table,
+            notice,
+            level=level,
+            hand=result.hand,
+            reading=result.reading,
+            players=result.players,
+            chips=result.chips_after,
+        )
 
 
 class MisdealView(RunHandMixin, View):
@@ -301,12 +316,19 @@ class MisdealView(RunHandMixin, View):
             )
         except DomainError as exc:
             return _after_refusal(request, hand.table, _refusal(exc), entry=entry, redirect=True)
-        if voided.was_replayed:
+        if voided.replayed:
             return _after_write(
-                request, voided.table, f"Hand {hand.number} was already void.", level="info", hand=voided
+                request,
+                voided.hand.table,
+                f"Hand {hand.number} was already void.",
+                level="info",
+                hand=voided.hand,
             )
         return _after_write(
-            request, voided.table, f"Hand {hand.number} is void (misdeal): {voided.void_reason}.", hand=voided
+            request,
+            voided.hand.table,
+            f"Hand {hand.number} is void (misdeal): {voided.hand.void_reason}.",
+            hand=voided.hand,
         )
 
 

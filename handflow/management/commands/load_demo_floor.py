@@ -153,7 +153,7 @@ class Command(BaseCommand):
                 by=None,
                 idempotency_key=key,
             )
-            seated += 0 if movement.was_replayed else 1
+            seated += 0 if movement.replayed else 1
         self.stdout.write(
             f"Demo players: {seated} seated and bought in now."
             if seated

@@ -96,7 +96,7 @@ def test_dealer_plays_a_holdem_hand_with_side_pots(
     payments = page.inner_text("#payments")
     assert "main pot to seat 2 (H2)\t$43" in payments  # the odd chip, first clockwise from the button
     assert "side pot 2 to seat 4 (H4)\t$60" in payments
-    assert "uncalled chips back to seat 1\t$18" in payments
+    assert "uncalled chips back to seat 1 (H1)\t$18" in payments  # named as every seat is
     assert "Seat 3: Pair of sevens (7c 7s Ah Kd Qd)" in page.inner_text("#readings")
     assert "odd chip to seat 2 (H2): first clockwise from the button" in page.inner_text("#reading-panel")
     assert chips(table, *players) == [9_800, 2_000, 5_000, 8_000, 2_000]  # nothing posted yet
