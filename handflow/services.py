@@ -1,11 +1,11 @@
-"""The old import path of the hand's money, kept while its callers move to the modules that hold
-each name: :mod:`handflow.keys`, :mod:`handflow.chips`, :mod:`handflow.table_change`,
-:mod:`handflow.deal`, :mod:`handflow.showdown`, :mod:`handflow.sweeps`,
-:mod:`handflow.settlement`, :mod:`handflow.misdeal`.
+"""The hand's money as the web calls it: the public services of :mod:`handflow.chips`,
+:mod:`handflow.table_change`, :mod:`handflow.deal`, :mod:`handflow.showdown`,
+:mod:`handflow.sweeps`, :mod:`handflow.settlement`, :mod:`handflow.misdeal` and the keys of
+:mod:`handflow.keys`, in one place (as ``tables.services`` and ``ledger.services`` are for their
+layers).
 
-It only re-exports the names that code outside :mod:`handflow` takes from here; it defines nothing,
-so patching a name here patches nothing the services call (patch it where it is defined). New code
-imports the defining module; this module goes once no caller imports it.
+It defines nothing: each rule lives in the module named for it, and patching a name here patches
+nothing the services call (patch it where it is defined).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 from handflow.chips import PlayerChips, buy_in, cash_out, rebuy, table_chips, table_rules
 from handflow.deal import (
     DealPlan,
-    _hold_schedule,  # tests/web/test_hand_api_queries.py holds a schedule row as a deal does
     fees_as_shown,
     hand_kill_blind,
     joker_in_deck,
@@ -30,7 +29,6 @@ from handflow.table_change import move_player
 __all__ = [
     "DealPlan",
     "PlayerChips",
-    "_hold_schedule",
     "buy_in",
     "cash_out",
     "confirm_settlement",

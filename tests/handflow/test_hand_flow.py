@@ -26,7 +26,7 @@ from tables import services as floor_services
 from tables.errors import FloorError
 from tables.models import Game, Hand, HandStatus, Player, Table
 from tests.web.terminal_client import fees_shown
-from web.terminal_serializers import ChipMovementSerializer, FeePreviewSerializer, TerminalHandSerializer
+from web.terminal.serializers import ChipMovementSerializer, FeePreviewSerializer, TerminalHandSerializer
 
 
 class Refused(Exception):

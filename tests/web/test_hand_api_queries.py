@@ -19,6 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, connection, transaction
 from django.test import Client
 
+from handflow import deal
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from tables import services
@@ -124,7 +125,7 @@ def test_the_table_lock_holds_only_the_table_and_the_start_holds_its_schedule(
     second = make_table(game="holdem", stakes="nl-20-100", schedule="A")
     with transaction.atomic():
         services.lock_table(first)
-        hand_flow._hold_schedule(first)
+        deal._hold_schedule(first)
         # Another table of the same game, stakes and schedule: not blocked.
         locked = _in_other_connection(
             lambda: Table.objects.select_for_update(nowait=True).get(pk=second.pk).pk
@@ -143,4 +144,4 @@ def test_the_table_lock_holds_only_the_table_and_the_start_holds_its_schedule(
         )
         assert isinstance(revising, DatabaseError)
         # Another start at a table on that schedule does not.
-        assert _in_other_connection(lambda: hand_flow._hold_schedule(second)) is None
+        assert _in_other_connection(lambda: deal._hold_schedule(second)) is None
