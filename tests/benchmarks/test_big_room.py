@@ -1,4 +1,4 @@
-"""The big-room benchmark's pure helpers (benchmarks/bench_big_room.py): the window it measures, the
+"""The big-room benchmark's pure functions (benchmarks/bench_big_room.py): the window it measures, the
 figures it prints from latencies, and the dealer's pauses between taps."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The benchmarks' server helpers (benchmarks/prod_server.py): what they read from /proc about a
+"""The benchmarks' server functions (benchmarks/prod_server.py): what they read from /proc about a
 process tree, and a terminal's connection sending a request again when the server had closed the
 idle keep-alive connection it was on."""
 
