@@ -14,14 +14,11 @@ answers with the same data, and the reading panel's words are made from it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
-from datetime import datetime
 from typing import Any, Protocol
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q
-from django.utils.safestring import SafeString
 
 from casino.core.errors import DomainError
 from handflow import services as hand_flow
@@ -29,12 +26,10 @@ from handflow.services import DealPlan
 from ledger.models import JournalTransaction
 from poker.games import rules_for
 from poker.kill import KillKind, kill_limits
-from poker.showdown import POT_GAMES
 from tables import services as floor
 from tables.games import misdeal_reasons_for
 from tables.models import (
     ButtonState,
-    DealerShift,
     Game,
     GameKind,
     Hand,
@@ -55,188 +50,24 @@ from web.floor_forms import (
     showdown_from_post,
 )
 from web.terminal.entry import MAX_BOARDS, CardField, NextHandChoice, Refusal, card_grid
+from web.terminal.parts import (
+    BetweenHands,
+    HandInProgress,
+    KillBanner,
+    LastHand,
+    PadKey,
+    SeatBeforeDeal,
+    SeatEntry,
+    ShowdownEntry,
+    TerminalScreen,
+)
 from web.terminal.presenters import (
-    ReadingView,
     SeatNet,
     game_note,
     limits_text,
     reading_view,
 )
 from web.terminal.serializers import TerminalHandSerializer
-
-# --- The screen's parts ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class KillBanner:
-    """The kill state in the strip: the seat that kills (or holds the kill button), whether this
-    hand (or the next) is a kill hand, its blind and its raised limits. ``wins``: the pots the
-    holder has won outright in a row (one: it holds the kill button, and the next pot it wins
-    outright makes a kill hand; RULINGS §2)."""
-
-    seat: int
-    is_kill_hand: bool
-    blind_cents: int | None
-    pct: int
-    limits: str
-    wins: int = 0
-
-
-@dataclass(frozen=True)
-class SeatBeforeDeal:
-    """A seat between hands: who sits there, chips, the next hand's button, the fee, whether dealt
-    in and why not."""
-
-    seat: int
-    player_name: str
-    chips_cents: int | None
-    is_button: bool
-    is_kill: bool
-    holds_kill_button: bool
-    fee_cents: int | None
-    position: int | None
-    left_out: str
-    rotates_out: bool
-    sits_out: bool
-
-
-@dataclass(frozen=True)
-class PadKey:
-    """A key of the put-in pad: it adds ``cents`` to the put-in being entered (``label`` on the key,
-    ``what`` the bet it is, at a limit table)."""
-
-    cents: int
-    label: str
-    what: str = ""
-
-
-@dataclass(frozen=True)
-class SeatEntry:
-    """A seat of the showdown entry: its card fields and what was entered, the put-in it starts
-    from (``base_cents``), its taps (folded, surrendered...) and its clean sweep declared."""
-
-    seat: int
-    player_name: str
-    chips_cents: int
-    is_button: bool
-    is_kill: bool
-    holds_kill_button: bool
-    base_cents: int
-    fields: tuple[CardField, ...]
-    put_in: str
-    put_in_bad: bool
-    after_draw: str
-    after_draw_bad: bool
-    folded: bool
-    checked_seven: bool
-    declare: str
-    declare_bad: bool
-    declared: str
-    declared_at: datetime | None
-    surrender: bool
-    fouled: bool
-
-
-@dataclass(frozen=True)
-class ShowdownEntry:
-    """The showdown panel: the board(s), each seat's entry, the card grid and the put-in pad."""
-
-    is_pot: bool
-    boards: tuple[CardField, ...]
-    seats: tuple[SeatEntry, ...]
-    called: str
-    active: str
-    pad_target: str
-    grid: SafeString
-    joker: bool
-    lowball: bool
-    chinese: bool
-    pad: tuple[PadKey, ...]
-    chip_cents: int
-    #: The entry drawn is a draft kept since the reading on the screen was made (it differs): the
-    #: reading can't be confirmed until the entry is read again.
-    changed_since_reading: bool = False
-
-
-@dataclass(frozen=True)
-class LastHand:
-    """The hand just finished, summed up between hands: each seat's chips change, or the misdeal
-    (and whether its fees went back)."""
-
-    number: int
-    status: str
-    void_reason: str
-    fees_returned: bool
-    net: tuple[SeatNet, ...]
-    game: str
-
-
-@dataclass(frozen=True)
-class HandInProgress:
-    """The screen during a hand: the hand (the terminal serializer's dict), the game played, the
-    showdown entry, the reading to confirm, the kill."""
-
-    hand: dict[str, Any]
-    game: Game
-    entry: ShowdownEntry
-    reading: ReadingView | None
-    kill: KillBanner | None
-    #: The value of a point, where the game is played for points (Chinese and Taiwanese poker).
-    point_cents: int | None
-
-
-@dataclass(frozen=True)
-class BetweenHands:
-    """The screen between hands: the fee preview (or why there is none), the choice made, the seats,
-    the games of dealer's choice, the boards of Taiwanese poker, the kill, the hand just finished."""
-
-    plan: DealPlan | None
-    plan_error: str
-    #: Dealer's choice before the pick: the seat that has the button for the next hand, and picks.
-    picker: int | None
-    choice: NextHandChoice
-    seats: tuple[SeatBeforeDeal, ...]
-    games: tuple[Game, ...]
-    game_note: str
-    taiwanese: bool
-    board_choices: range
-    kill: KillBanner | None
-    last: LastHand | None
-
-
-@dataclass(frozen=True)
-class TerminalScreen:
-    """Everything the screen shows: the table, who is clocked in and who may do what, the refusal
-    and notices, and either the hand in progress or the next hand (``part``)."""
-
-    table: Table
-    down: DealerShift | None
-    on_duty_is_me: bool
-    can_run: bool
-    runs_any: bool
-    may_deal: bool
-    can_manage: bool
-    refusal: Refusal | None
-    misdeal_reasons: Sequence[tuple[Any, str]]
-    sweeps: Sequence[tuple[str, str]]
-    is_chinese: bool
-    notices: tuple[tuple[str, str], ...]
-    #: The dealers a floor manager may clock in (read between hands, for whoever runs any table).
-    dealers: tuple[User, ...] | None
-    part: HandInProgress | BetweenHands
-
-    @property
-    def in_progress(self) -> bool:
-        return isinstance(self.part, HandInProgress)
-
-    def template_context(self) -> dict[str, Any]:
-        """The screen as the templates read it: its fields and its part's, by name (shallow: the
-        parts stay objects, which the templates read by attribute)."""
-        context = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "part"}
-        context |= {f.name: getattr(self.part, f.name) for f in fields(self.part)}
-        context["in_progress"] = self.in_progress
-        return context
-
 
 # --- Reading the parts ------------------------------------------------------------------------------------
 
@@ -335,7 +166,7 @@ def showdown_entry(
     before the dealer says it), the sweeps on record, the keys of the card grid, and the put-in
     pad's keys at the hand's limits (a kill hand's raised ones). ``kill_button``: the seat that
     holds the kill button (one pot won), marked."""
-    spec = POT_GAMES.get(game.slug)
+    rules = rules_for(game.slug)
     order = 0
     boards: list[CardField] = []
 
@@ -344,12 +175,12 @@ def showdown_entry(
         order += 1
         return CardField(name, label, count, values.get(name, ""), name in bad, order, where)
 
-    if spec is not None and spec.board:
-        boards.append(card_field("board", "Board", spec.board, "the board"))
-    elif game.slug == "taiwanese-poker":
+    if rules.has_board:
+        boards.append(card_field("board", "Board", rules.board_cards, "the board"))
+    elif rules.agrees_boards:
         for i in range(hand.get("boards") or 1):
             label = "Board" if i == 0 else f"Board {i + 1}"
-            boards.append(card_field(BOARD_FIELDS[i], label, 5, label.lower()))
+            boards.append(card_field(BOARD_FIELDS[i], label, rules.board_cards, label.lower()))
     kill_seat, kill_blind = hand.get("kill_seat"), hand.get("kill_blind_cents")
     seats = []
     for p in hand["players"]:
@@ -358,17 +189,14 @@ def showdown_entry(
         declared = p.get("sweep_declared") or ""
         declare = values.get(f"declare_{seat}", declared)
         seat_fields: list[CardField] = []
-        if spec is not None:
-            seat_fields.append(card_field(f"cards_{seat}", "Cards", spec.hole, where))
-        elif game.slug == "chinese-poker":
-            if declare:
-                seat_fields.append(card_field(f"cards_{seat}", "13 cards", 13, where))
-            else:
-                for row, count in (("front", 3), ("middle", 5), ("back", 5)):
-                    seat_fields.append(card_field(f"{row}_{seat}", row.title(), count, where))
+        if not rules.rows:  # a pot game's hand: one field of its cards
+            seat_fields.append(card_field(f"cards_{seat}", "Cards", rules.hand_cards, where))
+        elif declare and rules.declares_sweeps:  # a declared sweep is shown whole
+            count = rules.hand_cards
+            seat_fields.append(card_field(f"cards_{seat}", f"{count} cards", count, where))
         else:
-            for row, count in (("top", 1), ("middle", 2), ("bottom", 4)):
-                seat_fields.append(card_field(f"{row}_{seat}", row.title(), count, where))
+            for row in rules.rows:
+                seat_fields.append(card_field(f"{row.name}_{seat}", row.name.title(), row.cards, where))
         base = min(kill_blind if seat == kill_seat and kill_blind else 0, p["chips_cents"])
         put_in = values.get(f"put_in_{seat}")
         seats.append(
@@ -404,8 +232,8 @@ def showdown_entry(
         pad_target=values.get("pad", ""),
         grid=card_grid(joker=bool(hand.get("joker"))),
         joker=bool(hand.get("joker")),
-        lowball=game.slug == "lowball",
-        chinese=game.slug == "chinese-poker",
+        lowball=rules.sevens,
+        chinese=rules.declares_sweeps,
         pad=pad_amounts(table, hand.get("kill_multiplier_pct") or 100) if game.kind == GameKind.POT else (),
         chip_cents=table.chip_unit_cents,
         changed_since_reading=changed_since_reading,
@@ -637,7 +465,7 @@ def terminal_screen(
             else ()
         ),
         sweeps=SWEEP_CHOICES,
-        is_chinese=table.game.slug == "chinese-poker",
+        is_chinese=rules_for(table.game.slug).declares_sweeps,
         notices=tuple(notes),
         dealers=dealers,
         part=part,
@@ -743,7 +571,7 @@ def _between_hands(
         seats=seats_before_deal(table, chips, buttons, seats_plan, choice),
         games=games,
         game_note=game_note(table, choice.game),
-        taiwanese=table.game.slug == "taiwanese-poker",
+        taiwanese=rules_for(table.game.slug).agrees_boards,
         board_choices=range(1, MAX_BOARDS + 1),
         kill=next_kill(table, buttons, seats_plan),
         last=last_hand(current, reading) if current is not None else None,
