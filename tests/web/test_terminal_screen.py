@@ -323,6 +323,18 @@ def test_a_10_kb_sweep_declaration_is_a_form_error_not_a_server_error(
         f"/hands/{hand.pk}/sweep/", CHINESE | {"sweep_seat": "2", "declare_2": huge}, headers=HX
     )
     assert sweep.status_code == 400
+    # The terminals' API the same way (it answered 500 too): a 400 naming the field.
+    players = [
+        {"seat": seat} | {row: CHINESE[f"{row}_{seat}"].split() for row in ("front", "middle", "back")}
+        for seat in (1, 2, 3, 4)
+    ]
+    players[1]["declare"] = huge
+    api = _api(users["dealer"]).post(
+        f"/api/terminal/hands/{hand.pk}/showdown/", {"players": players}, format="json",
+        HTTP_IDEMPOTENCY_KEY="huge-sweep-1",
+    )  # fmt: skip
+    assert (api.status_code, api.json()["field"]) == (400, "players")
+    assert "is not a clean sweep the rules know" in api.json()["detail"]
     assert HandPlayer.objects.get(hand=hand, seat__number=2).sweep_declared == ""
     assert not HandResult.objects.filter(hand=hand).exists()
     assert JournalTransaction.objects.count() == count

@@ -28,9 +28,10 @@ from rest_framework.response import Response
 
 from handflow import services as hand_flow
 from handflow.chips import Movement
+from poker.sweeps import parse_sweep_kind
 from tables import services as floor
 from tables.errors import FloorNotFound, FloorValidationError
-from tables.models import Game, Hand, Player, Table
+from tables.models import Game, Hand, HandPlayer, Player, Table
 from tables.services.drafts import MAX_FIELD_CHARS
 from web.floor_api import _input, _table
 from web.floor_serializers import ErrorSerializer, MisdealSerializer
@@ -79,6 +80,26 @@ class ShowdownDraftSavedSerializer(serializers.Serializer[dict[str, Any]]):
     field_count = serializers.IntegerField(help_text="How many fields the draft holds.")
     updated_at = serializers.DateTimeField()
     updated_by = serializers.CharField(allow_null=True)
+
+
+#: The longest clean sweep declaration a showdown may carry: the column it is recorded in.
+SWEEP_CHARS = HandPlayer._meta.get_field("sweep_declared").max_length or 30
+
+
+def _check_declarations(submitted: Mapping[str, Any]) -> None:
+    """A clean sweep declared in a showdown is one the rules know (by name): anything else, and
+    above all text longer than the column it would be recorded in, is refused here (400, field
+    ``players``) before the hand flow records it. The engine judges the rest of the entry."""
+    players = submitted.get("players")
+    for player in players if isinstance(players, list) else ():
+        declare = player.get("declare") if isinstance(player, Mapping) else None
+        if declare is None or declare == "":
+            continue
+        if not isinstance(declare, str) or len(declare) > SWEEP_CHARS or parse_sweep_kind(declare) is None:
+            shown = declare[:SWEEP_CHARS] if isinstance(declare, str) else type(declare).__name__
+            raise FloorValidationError(
+                f"Seat {player.get('seat')}: {shown!r} is not a clean sweep the rules know.", field="players"
+            )
 
 
 def _player(player_id: int) -> Player:
@@ -324,6 +345,7 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
         _input(ShowdownSerializer, request)  # the shape; the flow checks the content
         submitted = request.data
         assert isinstance(submitted, Mapping)  # the shape is an object (else _input answered 400)
+        _check_declarations(submitted)
         read = hand_flow.submit_showdown(hand=hand, submitted=submitted, by=request.user)
         return Response(
             TerminalHandSerializer.from_hand(

@@ -2,7 +2,7 @@
 :class:`TerminalScreen`, everything ``templates/tables/_terminal.html`` and its partials draw.
 
 A selector: it reads (the table's latest hand, who is on duty, the fee preview, the buttons, the
-reading on record) and writes nothing. Its statements are counted per tap
+reading on record and the entry's draft) and writes nothing. Its statements are counted per tap
 (``tests/web/test_terminal_queries.py``): what a service just wrote and returned is passed in, so
 it isn't read again.
 
