@@ -83,7 +83,7 @@ def test_a_stud_hand_cant_be_voided_with_chinese_pokers_reason(
     hand.refresh_from_db()
     assert (hand.status, hand.misdeal_reason) == (HandStatus.DEALT, "")
     assert [ledger_selectors.player_chips(table=table, player=p) for p in players] == dealt_chips
-    voided = hand_flow.misdeal(hand=hand, reason_code="wrong_number", by=None)
+    voided = hand_flow.misdeal(hand=hand, reason_code="wrong_number", by=None).hand
     assert (voided.status, voided.misdeal_reason) == (HandStatus.VOID, "wrong_number")
     assert voided.void_reason == "A player dealt a wrong number of cards (Robert's Rules, misdeal 2e)"
 
@@ -100,7 +100,7 @@ def test_dealers_choice_checks_the_game_picked(
         hand_flow.misdeal(hand=hand, reason_code="button_misplaced", by=None)  # razz has no button
     with pytest.raises(FloorValidationError):
         hand_flow.misdeal(hand=hand, reason_code="six_cards", by=None)  # lowball's, not razz's
-    assert hand_flow.misdeal(hand=hand, reason_code="two_boxed", by=None).misdeal_reason == "two_boxed"
+    assert hand_flow.misdeal(hand=hand, reason_code="two_boxed", by=None).hand.misdeal_reason == "two_boxed"
 
 
 @pytest.mark.parametrize(
@@ -128,7 +128,7 @@ def test_each_games_void_takes_its_own_codes(
         hand_flow.misdeal(hand=hand, reason_code=wrong, by=None)
     voided = hand_flow.misdeal(
         hand=hand, reason_code=fits, reason="words" if fits == "other" else "", by=None
-    )
+    ).hand
     assert voided.misdeal_reason == fits
 
 

@@ -60,8 +60,8 @@ def test_no_draft_for_a_hand_that_is_over(hand: Hand, settle_hand: Callable[...,
     assert settled.value.status == 409
     table = hand.table
     void = hand_flow.misdeal(
-        hand=hand_flow.start_hand(table=table, by=None), reason_code="two_boxed", by=None
-    )
+        hand=hand_flow.start_hand(table=table, by=None).hand, reason_code="two_boxed", by=None
+    ).hand
     with pytest.raises(errors.HandVoided):
         services.save_showdown_draft(hand=void, entry=ENTRY, by=None)
     assert not ShowdownDraft.objects.exists()

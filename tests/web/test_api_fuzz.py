@@ -53,28 +53,7 @@ def _operations() -> list[Any]:
 def test_no_generated_request_gets_a_server_error(
     users: dict[str, Any], floor_with_a_hand: Hand, role: str
 ) -> None:
-    # A session, as the terminals and the pages have (the API takes no HTTP Basic passwords), and the
-    # CSRF token a page would send with it.
-    client = Client()
-    client.force_login(users[role])
-    session = client.cookies[django_settings.SESSION_COOKIE_NAME].value
-    cookies = {django_settings.SESSION_COOKIE_NAME: session, django_settings.CSRF_COOKIE_NAME: CSRF}
-    headers = {
-        "Cookie": "; ".join(f"{name}={value}" for name, value in cookies.items()),
-        "X-CSRFToken": CSRF,
-        "Idempotency-Key": "fuzz-key-0001",
-    }
-    # The fuzzer's requests are the user's: the session is accepted, and so is the CSRF token.
-    probe = Client(enforce_csrf_checks=True)
-    assert probe.get("/api/tables/", HTTP_COOKIE=headers["Cookie"]).status_code == 200
-    posted = probe.post(
-        "/api/players/",
-        {},
-        content_type="application/json",
-        HTTP_COOKIE=headers["Cookie"],
-        HTTP_X_CSRFTOKEN=CSRF,
-    )
-    assert "CSRF" not in posted.text, posted.text
+    headers = session_headers(users[role])
     failures: list[str] = []
     # As Django's test client does: a request must not close the test's database connection (its
     # transaction holds the test's rows; on PostgreSQL a closed connection fails every later query).
@@ -88,8 +67,38 @@ def test_no_generated_request_gets_a_server_error(
     assert not failures, "\n".join(sorted(set(failures)))
 
 
-def _fuzz(headers: dict[str, str], failures: list[str]) -> None:
+def session_headers(user: Any) -> dict[str, str]:
+    """The headers of ``user``'s requests: a session, as the terminals and the pages have (the API
+    takes no HTTP Basic passwords), and the CSRF token a page would send with it. Checks first that
+    the session is accepted, and so is the CSRF token."""
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    cookies = {django_settings.SESSION_COOKIE_NAME: session, django_settings.CSRF_COOKIE_NAME: CSRF}
+    headers = {
+        "Cookie": "; ".join(f"{name}={value}" for name, value in cookies.items()),
+        "X-CSRFToken": CSRF,
+        "Idempotency-Key": "fuzz-key-0001",
+    }
+    probe = Client(enforce_csrf_checks=True)
+    assert probe.get("/api/tables/", HTTP_COOKIE=headers["Cookie"]).status_code == 200
+    posted = probe.post(
+        "/api/players/",
+        {},
+        content_type="application/json",
+        HTTP_COOKIE=headers["Cookie"],
+        HTTP_X_CSRFTOKEN=CSRF,
+    )
+    assert "CSRF" not in posted.text, posted.text
+    return headers
+
+
+def _fuzz(headers: dict[str, str], failures: list[str], paths: tuple[str, ...] = ("/",)) -> None:
+    """Every operation whose path starts with one of ``paths``, fuzzed; what went wrong into
+    ``failures``."""
     for operation in _operations():
+        if not operation.path.startswith(paths):
+            continue
 
         @settings(
             max_examples=FUZZ_EXAMPLES,

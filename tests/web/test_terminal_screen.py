@@ -74,7 +74,7 @@ def test_the_pad_follows_a_kill_hands_limits_and_the_kill_button_shows_after_one
     """$4-$8 half kill: after seat 3 wins one pot it holds the kill button (the screen says so
     before and during the next hand); after a second, the kill hand's keys are $6 and $12."""
     table, _ = ten_seats
-    settle_hand(hand_flow.start_hand(table=table, by=None), winners=(3,))
+    settle_hand(hand_flow.start_hand(table=table, by=None).hand, winners=(3,))
     dealer = dealer_client(users, table)
     between = body(dealer.get(f"/tables/{table.number}/"))
     assert "Kill button: seat 3 (won the last pot; if it wins the next outright" in between
@@ -101,7 +101,7 @@ def test_a_full_kill_doubles_the_keys(
     table = make_table(game="holdem", stakes="limit-4-8-full", schedule="A")
     buy_in_players(table, [1, 2, 3], 8_000)
     for _ in range(2):
-        settle_hand(hand_flow.start_hand(table=table, by=None), winners=(2,))
+        settle_hand(hand_flow.start_hand(table=table, by=None).hand, winners=(2,))
     kill = body(deal(dealer_client(users, table), table))
     assert "KILL HAND: seat 2 kills" in kill
     assert pad_keys(kill)[:2] == ["+$8 small bet (kill)", "+$16 big bet (kill)"]
@@ -268,7 +268,7 @@ def test_the_draft_endpoint_is_idempotent_bounded_and_only_for_a_hand_in_progres
 ) -> None:
     table, _ = three_players
     on_duty(table)
-    hand = hand_flow.start_hand(table=table, by=None)
+    hand = hand_flow.start_hand(table=table, by=None).hand
     url = f"/api/terminal/hands/{hand.pk}/draft/"
     dealer = _api(users["dealer"])
     assert dealer.put(url, {"entry": {"board": "Ah"}}, format="json").status_code == 400  # no key

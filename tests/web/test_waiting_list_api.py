@@ -4,7 +4,6 @@ seat from a call-in to a seating through it alone."""
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
 import json
 from collections.abc import Callable
@@ -281,11 +280,9 @@ def test_the_lists_operations_fuzzed_on_a_room_with_lists(
     must-move table, so that the answers' bodies are checked against the schema with rows in them."""
     from django.core.signals import request_finished, request_started
     from django.db import close_old_connections
-    from hypothesis import HealthCheck, given, settings
-    from schemathesis.core.failures import FailureGroup
 
     from tables import services
-    from tests.web.test_api_fuzz import CONFORMANCE, FUZZ_EXAMPLES, PASSWORD, _operations
+    from tests.web.test_api_fuzz import _fuzz, session_headers
 
     floor = users["floor"]
     table_with_players(3, seat_count=4)  # the main game, one seat free
@@ -301,37 +298,12 @@ def test_the_lists_operations_fuzzed_on_a_room_with_lists(
     first = WaitingListEntry.objects.order_by("position").first()
     assert first is not None
     services.call_player(entry=first, table=must, by=floor)
-    floor.set_password(PASSWORD)
-    floor.save()
-    token = base64.b64encode(f"floor:{PASSWORD}".encode()).decode()
-    headers = {"Authorization": f"Basic {token}", "Idempotency-Key": "fuzz-lists-0001"}
+    headers = session_headers(floor) | {"Idempotency-Key": "fuzz-lists-0001"}
     failures: list[str] = []
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        for operation in _operations():
-            if not operation.path.startswith(("/api/waiting-list", "/api/must-moves")):
-                continue
-
-            @settings(
-                max_examples=FUZZ_EXAMPLES,
-                deadline=None,
-                database=None,
-                suppress_health_check=list(HealthCheck),
-            )
-            @given(case=operation.as_strategy())
-            def check(case: Any) -> None:
-                response = case.call(headers=headers)
-                where = f"{case.method} {case.operation.path} -> {response.status_code}"
-                if response.status_code >= 500:
-                    failures.append(where)
-                    return
-                try:
-                    case.validate_response(response, checks=CONFORMANCE)
-                except FailureGroup as group:
-                    failures.extend(f"{where}: {str(e).splitlines()[0][:120]}" for e in group.exceptions)
-
-            check()
+        _fuzz(headers, failures, paths=("/api/waiting-list", "/api/must-moves"))
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)

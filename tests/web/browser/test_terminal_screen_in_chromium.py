@@ -83,12 +83,12 @@ def test_the_keys_follow_a_kill_hand_and_each_does_something_or_says_why_not(
 ) -> None:
     table = make_table(game="holdem", stakes="limit-4-8-half", schedule="A")
     seat(table, {1: 8_000, 2: 8_000, 3: 8_000})
-    settle_hand(hand_flow.start_hand(table=table, by=None), winners=(3,))
+    settle_hand(hand_flow.start_hand(table=table, by=None).hand, winners=(3,))
     dealer = dealer_at(table)
     page = dealer.page
     # One pot won: seat 3 holds the kill button, and the screen says so.
     assert "Kill button: seat 3 (won the last pot" in page.inner_text("#kill-button")
-    settle_hand(hand_flow.start_hand(table=table, by=None), winners=(3,))
+    settle_hand(hand_flow.start_hand(table=table, by=None).hand, winners=(3,))
     page.reload()
     page.wait_for_function(IDLE)
     deal(dealer)
