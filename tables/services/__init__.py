@@ -72,7 +72,7 @@ from tables.services.dealers import (
     dealer_on_duty,
     may_run_any_table,
 )
-from tables.services.drafts import check_draft_entry, save_showdown_draft, showdown_draft
+from tables.services.drafts import MAX_FIELD_CHARS, check_draft_entry, save_showdown_draft, showdown_draft
 from tables.services.hands import (
     check_misdeal_reason,
     game_for_hand,
@@ -133,6 +133,7 @@ from tables.services.waiting_lists import (
 )
 
 __all__ = [
+    "MAX_FIELD_CHARS",
     "NO_RATE",
     "RATE_FIELDS",
     "SETTINGS_FIELDS",

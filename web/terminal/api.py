@@ -32,7 +32,7 @@ from poker.sweeps import parse_sweep_kind
 from tables import services as floor
 from tables.errors import FloorNotFound, FloorValidationError
 from tables.models import Game, Hand, HandPlayer, Player, Table
-from tables.services.drafts import MAX_FIELD_CHARS
+from tables.services import MAX_FIELD_CHARS
 from web.floor_api import _input, _table
 from web.floor_serializers import ErrorSerializer, MisdealSerializer
 from web.idempotency import IDEMPOTENCY_HEADER, idempotent, ledger_key

@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString
 from poker.cards import card_texts
 from poker.sweeps import parse_sweep_kind
 from tables.models import Game
-from tables.services.drafts import MAX_FIELD_CHARS
+from tables.services import MAX_FIELD_CHARS
 from web.floor_forms import BOARD_FIELDS, PageInputError
 from web.pages import whole_number
 
