@@ -9,7 +9,8 @@ costs what the day cost (docs/retention.md).
   (``ledger.verification.rotation_slice``), so that every row is verified again within a week.
 
 Both store an ``IntegrityCheck`` whose problems are the first ``MAX_PROBLEMS`` and one line counting
-the rest, and a checkpoint per part: what was verified, and when.
+the rest, and a checkpoint per part: what was verified, and when. The page and the API read them
+through ``backoffice.integrity_status``.
 """
 
 from __future__ import annotations
@@ -329,38 +330,3 @@ def _nightly_hands(found: _Found, day: dt.date) -> None:
                 seconds=time.perf_counter() - t0,
             )
         )
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class CheckpointLine:
-    """One line of the page's "what was checked" table."""
-
-    kind: str
-    part: str
-    first_id: int
-    last_id: int
-    rows: int
-    at: dt.datetime
-    ok: bool
-    problems: int
-
-
-def checkpoint_lines(*, per_kind: int = ROTATION_PARTS + 2) -> list[CheckpointLine]:
-    """The latest checkpoints of each kind (at most ``per_kind``: a week of rotation, the last
-    since and the last full), newest first: what was verified, and when each part last was."""
-    lines: list[CheckpointLine] = []
-    for kind in CheckpointKind:
-        for row in VerificationCheckpoint.objects.filter(kind=kind).order_by("-at", "-pk")[:per_kind]:
-            lines.append(
-                CheckpointLine(
-                    kind=kind.label,
-                    part=CheckpointPart(row.part).label,
-                    first_id=row.first_id,
-                    last_id=row.last_id,
-                    rows=row.rows,
-                    at=row.at,
-                    ok=row.ok,
-                    problems=row.problems,
-                )
-            )
-    return lines

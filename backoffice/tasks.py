@@ -59,8 +59,9 @@ def verify_ledger_nightly(self: Any, user_id: int | None = None) -> int:
 
 @shared_task(name="ledger.verify_ledger_full", **RETRY_OPTIONS)
 def verify_ledger_full(self: Any, user_id: int | None = None) -> int:
-    """The full check of every row (``integrity_checks.run_full_check``), asked for from the integrity page;
-    returns the check's id."""
+    """The full check of every row (``integrity_checks.run_full_check``), asked for on the integrity
+    page or the API (``integrity_status.queue_full_check``); returns the check's id. Run twice, it
+    stores two checks: it only reads, and the one polled for is the first stored."""
     return integrity_checks.run_full_check(source=CheckSource.MANUAL, by=_user(user_id)).pk
 
 

@@ -7,7 +7,7 @@ unset variable can't open a production server up (the style of healthchecks.io's
 value fails loudly at start-up with `ImproperlyConfigured` rather than running half-configured.
 
 Variables: DEBUG, SECRET_KEY, DATABASE_URL, DATABASE_OWNER_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
-TIME_ZONE, CELERY_BROKER_URL, CELERY_RESULT_BACKEND, SECURE_SSL_REDIRECT,
+CACHE_URL, TIME_ZONE, CELERY_BROKER_URL, CELERY_RESULT_BACKEND, SECURE_SSL_REDIRECT,
 SECURE_HSTS_SECONDS, LOG_LEVEL, CONN_MAX_AGE, DATABASE_PREPARED_STATEMENTS,
 DATABASE_POOL_MAX, DATABASE_POOL_MIN, DATABASE_POOL_TIMEOUT,
 LEDGER_TASK_MAX_RETRIES, LEDGER_TASK_RETRY_BACKOFF_MAX, LEDGER_DROP_VARIANCE_THRESHOLD_BP,
@@ -24,6 +24,7 @@ import os
 import zoneinfo
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -215,6 +216,54 @@ if any(DATABASE_OWNER[key] != DATABASES["default"][key] for key in ("ENGINE", "N
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- The cache, shared by every process of the server (docs/deployment.md, "The cache") -----------
+# The per-user rates of the heavy requests count in Django's default cache (web/throttles.py, DRF's
+# throttles), and so does the pending mark of a queued integrity check (backoffice/integrity_status.py).
+# Django's own default, a local-memory cache, is one per process: each of gunicorn's WORKERS would
+# keep its own count, and a user got WORKERS times the limit. CACHE_URL names a cache every process
+# shares:
+#   unset or empty       files under var/cache: shared by the processes of this machine, no service
+#                        to run (the default; one server runs the whole room);
+#   file:///abs/path     files in that directory (the same backend elsewhere);
+#   redis://host:port/N  a Redis database (rediss:// with TLS, unix:///path.sock?db=N a socket):
+#                        shared by several machines; Django's RedisCache.
+# Login lock-outs are not counted here: django-axes keeps them in the database (AXES_HANDLER).
+CACHE_URL = os.environ.get("CACHE_URL", "").strip()
+_REDIS_SCHEMES = {"redis", "rediss", "unix"}
+
+
+def _file_cache(directory: str) -> dict[str, Any]:
+    # Culling drops a third of the entries at random when full: room for every user's counts.
+    return {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": directory,
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
+    }
+
+
+def cache_from_url(url: str, var_dir: Path) -> dict[str, Any]:
+    """The default cache ``CACHE_URL`` names (see above), always one that several processes share;
+    anything else stops the start with the accepted forms (the URL itself is not repeated: it may
+    hold Redis's password)."""
+    if not url:
+        return _file_cache(str(var_dir / "cache"))
+    scheme, sep, rest = url.partition("://")
+    scheme = scheme.lower() if sep else ""
+    if scheme in _REDIS_SCHEMES:
+        # A Redis that stops answering fails a request in 2 s rather than holding its thread.
+        options = {"socket_connect_timeout": 2, "socket_timeout": 2}
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url, "OPTIONS": options}
+    if scheme == "file" and rest.startswith("/"):
+        return _file_cache(unquote(rest))
+    raise ImproperlyConfigured(
+        f"CACHE_URL ({scheme or 'no'} scheme) is not a cache every process shares: use "
+        "redis://host:port/db, rediss://..., unix:///path.sock?db=N or file:///absolute/path "
+        "(unset: files under var/cache)"
+    )
+
+
+CACHES = {"default": cache_from_url(CACHE_URL, VAR_DIR)}
+
 # --- Auth -----------------------------------------------------------------------
 # ModelBackend, with a user's and their groups' permissions read in one query (casino/auth.py).
 AUTHENTICATION_BACKENDS = ["casino.auth.OneQueryModelBackend"]
@@ -295,6 +344,8 @@ AXES_COOLOFF_TIME = dt.timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # each on its own: an address, or a username
 AXES_CLIENT_IP_CALLABLE = "casino.core.client_address.client_address"
 AXES_LOCKOUT_CALLABLE = "web.sessions.locked_out"  # the lock-out page, 429
+# Failures are counted in the database (axes's AccessAttempt rows), which every process shares: no cache.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 # The access log (ledger.AccessEvent, append-only) records every login, logout and failure; axes's
 # own log of successful logins would repeat it.
 AXES_DISABLE_ACCESS_LOG = True

@@ -7,6 +7,12 @@ the development settings explicitly, so that a plain ``python -m pytest`` or ``m
 works. ``DEBUG`` goes into the environment (not only into this module), so that what a test starts
 (``manage.py``, a Celery worker) runs with the same settings. ``make run`` and ``make test`` set
 ``DEBUG=1`` themselves; nothing that serves production imports this module.
+
+One difference: the cache is each process's own (local memory) whatever ``CACHE_URL`` says, so that
+the test run's processes (pytest-xdist's workers) never share a throttle's count or a mark naming rows
+of a test database another process rolled back, and every test starts with it empty
+(``tests/fixtures/cache.py``). What a test starts (``manage.py``, gunicorn) has ``casino.settings``'
+cache, shared by its processes; ``tests/casino/test_cache.py`` checks that one.
 """
 
 from __future__ import annotations
@@ -16,3 +22,5 @@ import os
 os.environ.setdefault("DEBUG", "1")
 
 from casino.settings import *  # noqa: F403
+
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}

@@ -10,7 +10,8 @@ database). They are plugin modules: ``pytest_plugins`` is only honoured in the r
   ``make_player``, ``seat_players``;
 * ``tests/fixtures/flows.py``: chips and hands through ``handflow.services``: ``buy_in_players``,
   ``table_with_players``, ``deal_hand``, ``settle_hand``, ``cash_out_everyone``;
-* ``tests/fixtures/reports.py``: the report tests' ``room`` and ``a_past_day``.
+* ``tests/fixtures/reports.py``: the report tests' ``room`` and ``a_past_day``;
+* ``tests/fixtures/cache.py``: an empty default cache for every test (``empty_cache``, autouse).
 
 A fixture one directory alone uses is in that directory's conftest (the ledger's bare rows:
 ``tests/ledger/conftest.py``). Plain helpers the tests import are modules, never a conftest:
@@ -24,4 +25,5 @@ pytest_plugins = [
     "tests.fixtures.floor",
     "tests.fixtures.flows",
     "tests.fixtures.reports",
+    "tests.fixtures.cache",
 ]

@@ -15,7 +15,9 @@ from typing import Any
 
 from django.db import transaction
 from django.http import HttpResponse
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
+from django.utils.http import urlencode
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, status, viewsets
@@ -24,10 +26,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from backoffice import exports, tasks
+from backoffice import exports, integrity_status, tasks
 from backoffice.closing import close_shift
 from backoffice.drop_counts import correct_drop_count, record_drop_count, sign_off_variance
-from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, limits, statement
+from backoffice.reports import changes, collection, downs, drops, hands, journal, limits, statement
 from backoffice.reports.common import (
     MAX_OFFSET,
     MAX_THRESHOLD_BP,
@@ -133,8 +135,9 @@ class NoStoreMixin(APIView):
 
 
 class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
-    """Each report as JSON, built now from the ledger and the floor (see docs/reports.md); each
-    counts against the user's ``reports`` rate (429 beyond)."""
+    """Each report as JSON, built now from the ledger and the floor (see docs/reports.md), but the
+    integrity report, which is read from the stored checks (POST queues a full check for the
+    worker); each counts against the user's ``reports`` rate (429 beyond)."""
 
     throttle_classes = [HeavyRequestThrottle]
     throttle_scope = REPORTS
@@ -223,12 +226,51 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
         return self._respond(report, serializers.JournalSerializer)
 
     @extend_schema(
-        summary="Integrity report (verify_ledger and the database's guards, now)",
-        responses={200: serializers.IntegrityReportSerializer, **ERRORS, **THROTTLED},
+        methods=["GET"],
+        summary="Integrity: the stored checks, what each part verified and when (answers at once)",
+        description="Read from what the nightly and full checks stored, never by verifying in the "
+        "request: the latest stored check of the books (its result, every problem counted in "
+        "`problem_count`, the first `shown_problems` listed), the replay audit's, and the "
+        "checkpoints (what each part verified, and when). With `after`, `requested` says whether "
+        "the full check asked for (POST) is stored yet. A report with the chain heads signed now is "
+        "an export (`POST /api/ledger/exports/`, report `integrity`), built in the background.",
+        parameters=[
+            OpenApiParameter(
+                "after",
+                OpenApiTypes.INT,
+                description="Poll for the full check asked for after stored check `after` (the POST's "
+                "answer gives the URL): `requested.done` turns true, with the check, once it is stored.",
+            )
+        ],
+        responses={200: serializers.IntegrityStatusSerializer, **ERRORS, **THROTTLED},
     )
-    @action(detail=False, methods=["get"])
+    @extend_schema(
+        methods=["POST"],
+        summary="Queue a full integrity check in the background; 202 with the URL to poll",
+        description="The full check (every row, the database's guards) runs in the worker, queued "
+        "once this request commits. While one asked for is still pending, nothing more is queued "
+        "(`queued` false) and the same check is polled for. Poll `status_url` (also `Location`) "
+        "until `requested.done`.",
+        request=None,
+        responses={202: serializers.IntegrityQueuedSerializer, 403: ERRORS[403], **THROTTLED},
+    )
+    @action(detail=False, methods=["get", "post"])
     def integrity(self, request: Request) -> Response:
-        return self._respond(integrity.build_integrity_report(), serializers.IntegrityReportSerializer)
+        if request.method == "POST":
+            with transaction.atomic():
+                queued = integrity_status.queue_full_check(by=request.user)
+            poll = request.build_absolute_uri(
+                reverse("ledger-report-integrity") + "?" + urlencode({"after": queued.after})
+            )
+            body = {"after": queued.after, "queued": queued.queued, "status_url": poll}
+            return Response(
+                serializers.IntegrityQueuedSerializer(body).data,
+                status=status.HTTP_202_ACCEPTED,
+                headers={"Location": poll},
+            )
+        after = _int_param(request, "after", -1)  # a stored check's id: 0 or more; -1, not asked
+        report = integrity_status.build_status(after=after if after >= 0 else None)
+        return Response(serializers.IntegrityStatusSerializer(report).data)
 
     @extend_schema(
         summary="Drop count variance",

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, cast
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, statement
+from backoffice import integrity_status
+from backoffice.reports import changes, collection, downs, drops, hands, journal, statement
 from ledger.models import (
     AuthChange,
     DropCount,
@@ -84,7 +85,7 @@ CollectionReportSerializer = dataclass_serializer(collection.CollectionReport)
 HandHistorySerializer = dataclass_serializer(hands.HandHistory)
 PlayerStatementSerializer = dataclass_serializer(statement.PlayerStatement)
 JournalSerializer = dataclass_serializer(journal.Journal)
-IntegrityReportSerializer = dataclass_serializer(integrity.IntegrityReport)
+IntegrityStatusSerializer = dataclass_serializer(integrity_status.IntegrityStatus)
 DropVarianceReportSerializer = dataclass_serializer(drops.DropVarianceReport)
 ChangeLogSerializer = dataclass_serializer(changes.ChangeLog)
 DownsReportSerializer = dataclass_serializer(downs.DownsReport)
@@ -272,6 +273,18 @@ class IntegrityCheckSerializer(serializers.ModelSerializer[IntegrityCheck]):
             "software_version",
         )
         read_only_fields = fields
+
+
+class IntegrityQueuedSerializer(serializers.Serializer[dict[str, Any]]):
+    """A full check asked for (202): poll ``status_url`` until ``requested.done``."""
+
+    after = serializers.IntegerField(
+        read_only=True, help_text="The stored check the full check comes after (0: none stored yet)."
+    )
+    queued = serializers.BooleanField(
+        read_only=True, help_text="False: one asked for earlier is still pending, and is the one polled for."
+    )
+    status_url = serializers.URLField(read_only=True, help_text="GET it until requested.done is true.")
 
 
 class ReportExportSerializer(serializers.ModelSerializer[ReportExport]):

@@ -32,10 +32,10 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
 from django.views import View
 
-from backoffice import charts, exports, integrity_checks, tasks
+from backoffice import charts, exports, integrity_status, tasks
 from backoffice.closing import close_shift, frozen_matches_live
 from backoffice.drop_counts import correct_drop_count, record_drop_count, sign_off_variance
-from backoffice.reports import changes, collection, downs, drops, hands, integrity, journal, limits, statement
+from backoffice.reports import changes, collection, downs, drops, hands, journal, limits, statement
 from backoffice.reports.common import (
     MAX_THRESHOLD_BP,
     ReportFilterError,
@@ -46,7 +46,6 @@ from backoffice.reports.common import (
 from backoffice.waivers import waive_fee
 from ledger.errors import RecordError
 from ledger.models import (
-    CheckSource,
     DropCount,
     ExportStatus,
     IntegrityCheck,
@@ -208,11 +207,6 @@ def _int(request: HttpRequest, name: str, default: int) -> int:
     return paging_param(request.GET, name, default)
 
 
-def latest_check(scope: IntegrityScope) -> IntegrityCheck | None:
-    """The latest stored check of ``scope`` (the books; the replay audit)."""
-    return IntegrityCheck.objects.filter(scope=scope).order_by("-started_at", "-pk").first()
-
-
 def replay_hands(check: IntegrityCheck | None) -> list[dict[str, Any]]:
     """The hands a failed replay check names (``hand_id``, ``table``, ``hand``), each once, in order."""
     if check is None or check.ok:
@@ -227,9 +221,9 @@ def replay_hands(check: IntegrityCheck | None) -> list[dict[str, Any]]:
 
 class IndexView(ReportPermission, View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        replay = latest_check(IntegrityScope.REPLAY)
+        replay = integrity_status.latest_check(IntegrityScope.REPLAY)
         context = {
-            "last_check": latest_check(IntegrityScope.LEDGER),
+            "last_check": integrity_status.latest_check(IntegrityScope.LEDGER),
             "replay_check": replay,
             "replay_hands": replay_hands(replay),
             "closes": ShiftClose.objects.defer("export_csv", "export_zip").order_by("-shift_date", "-pk")[:9],
@@ -346,49 +340,38 @@ class PlayerSearchView(ReportPermission, View):
 
 
 class IntegrityView(ReportPermission, View):
-    """The integrity page shows the stored checks (the latest, its first problems and their count, what
-    each part verified and when) and never verifies inside the request: "Run the full check now"
-    queues it for the worker (``tasks.enqueue_integrity_check``) and the page polls (htmx,
-    ``?status=1&after=<id>``) until its result is stored."""
+    """The integrity page shows the stored checks (``integrity_status.build_status``, as the API does:
+    the latest, its first problems and their count, what each part verified and when) and never
+    verifies inside the request: "Run the full check now" queues it for the worker
+    (``integrity_status.queue_full_check``) and the page polls (htmx, ``?status=1&after=<id>``)
+    until its result is stored."""
 
     def get(self, request: HttpRequest) -> HttpResponse:
         after = _int(request, "after", -1)
         if request.GET.get("status"):
-            return render(request, "reports/_integrity_full.html", _full_check_context(after))
-        check = latest_check(IntegrityScope.LEDGER)
-        replay = latest_check(IntegrityScope.REPLAY)
+            requested = integrity_status.requested_check(after)
+            return render(request, "reports/_integrity_full.html", _full_check_context(requested))
+        status = integrity_status.build_status(after=after if after >= 0 else None)
+        replay = integrity_status.latest_check(IntegrityScope.REPLAY)
         context = {
-            "check": check,
-            "problems": check.problems[: integrity.SHOWN_PROBLEMS] if check else [],
-            "problem_total": integrity_checks.problem_total(check) if check else 0,
-            "checkpoints": integrity_checks.checkpoint_lines(),
+            "check": status.last_check,
+            "checkpoints": status.checkpoints,
             "replay_check": replay,
             "replay_hands": replay_hands(replay),
             "kind": ReportKind.INTEGRITY,
-            **(_full_check_context(after) if after >= 0 else {}),
+            **(_full_check_context(status.requested) if status.requested else {}),
         }
         return render(request, "reports/integrity.html", context)
 
     def post(self, request: HttpRequest) -> HttpResponse:
-        last = latest_check(IntegrityScope.LEDGER)
         with transaction.atomic():
-            tasks.enqueue_integrity_check(by=request.user)
-        return redirect(reverse("reports:integrity") + "?" + urlencode({"after": last.pk if last else 0}))
+            queued = integrity_status.queue_full_check(by=request.user)
+        return redirect(reverse("reports:integrity") + "?" + urlencode({"after": queued.after}))
 
 
-def _full_check_context(after: int) -> dict[str, Any]:
-    """The full check asked for after stored check ``after``: done (``full_check``) or still running."""
-    done = (
-        IntegrityCheck.objects.filter(scope=IntegrityScope.LEDGER, source=CheckSource.MANUAL, pk__gt=after)
-        .order_by("pk")
-        .first()
-    )
-    return {
-        "waiting": True,
-        "waiting_after": after,
-        "full_check": done,
-        "full_total": integrity_checks.problem_total(done) if done else 0,
-    }
+def _full_check_context(requested: integrity_status.RequestedCheck) -> dict[str, Any]:
+    """The full check asked for: done (``full_check``) or still running (the fragment polls)."""
+    return {"waiting": True, "waiting_after": requested.after, "full_check": requested.check}
 
 
 class DropVarianceView(ReportPage):

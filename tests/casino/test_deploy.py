@@ -43,7 +43,15 @@ def documented_environment() -> dict[str, str]:
 def clean_base() -> dict[str, str]:
     """This process's environment without anything the documented one sets or the settings read."""
     prefixes = ("DATABASE_", "CELERY_", "LEDGER_", "SECURE_")
-    names = {"DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "TIME_ZONE", "CONN_MAX_AGE"}
+    names = {
+        "DEBUG",
+        "SECRET_KEY",
+        "ALLOWED_HOSTS",
+        "CSRF_TRUSTED_ORIGINS",
+        "TIME_ZONE",
+        "CONN_MAX_AGE",
+        "CACHE_URL",
+    }
     names |= {
         "HOST",
         "PORT",
