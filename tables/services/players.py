@@ -1,4 +1,4 @@
-"""Players: create one, rename or renumber one, delete one who never sat at a table, merge two
+"""Players: create one, rename or renumber one, delete one with no history at all, merge two
 records of one person. Each change is written in words to the change log
 (:class:`tables.models.ConfigChange`, in the change's transaction: who, when, old -> new).
 
