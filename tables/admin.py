@@ -5,12 +5,12 @@ Changes made here go through :mod:`tables.services` (or, for the house data, wri
 a form error, and configuration changes ask for a reason. The history and the hands are
 read-only here (no action changes a hand's status): a hand is dealt only by the fee-taking deal
 of the dealer terminals (:func:`handflow.services.start_hand`) and voided by their misdeal.
+Players have their own module (:mod:`tables.player_admin`), imported here so that it registers.
 """
 
 from __future__ import annotations
 
-from types import TracebackType
-from typing import Any, Literal
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -18,7 +18,10 @@ from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
+import tables.player_admin  # noqa: F401 (registers the players' admin)
 from tables import services
+from tables.admin_tools import dry_run as _dry_run
+from tables.admin_tools import form_errors as _form_errors
 from tables.errors import FloorError
 from tables.history import record_change, snapshot, version_snapshot
 from tables.models import (
@@ -32,20 +35,12 @@ from tables.models import (
     Game,
     Hand,
     HandPlayer,
-    Player,
     Seat,
     Seating,
     Stakes,
     Table,
 )
 from tables.validators import rates_fee_warnings, rates_overlap_problems, schedule_tables_problems
-
-
-def _form_errors(form: forms.BaseForm, error: FloorError) -> None:
-    """Put a service error on the form, next to the fields it names."""
-    errors = getattr(error, "errors", None) or {error.field or "__all__": error.message}
-    for field, message in errors.items():
-        form.add_error(field if field in form.fields else None, message)
 
 
 class ReasonFormMixin(forms.Form):
@@ -457,29 +452,6 @@ create_fields = (
 )
 
 
-class _Rollback(Exception):
-    pass
-
-
-class _dry_run:
-    """Run a service inside a transaction that is always rolled back (validation only)."""
-
-    def __enter__(self) -> None:
-        from django.db import transaction
-
-        self._atomic = transaction.atomic()
-        self._atomic.__enter__()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> Literal[False]:
-        from django.db import transaction
-
-        transaction.set_rollback(True)
-        self._atomic.__exit__(exc_type, exc, tb)
-        return False
-
-
 @admin.register(Seat)
 class SeatAdmin(admin.ModelAdmin):
     list_display = ("table", "number")
@@ -493,32 +465,6 @@ class SeatAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
-
-
-class PlayerForm(forms.ModelForm):
-    class Meta:
-        model = Player
-        fields = ("name", "member_number")
-
-
-@admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
-    form = PlayerForm
-    list_display = ("name", "member_number", "created_at")
-    search_fields = ("name", "member_number")
-
-    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
-        data = form.cleaned_data
-        if change:
-            services.update_player(
-                player=obj, by=request.user, name=data["name"], member_number=data["member_number"]
-            )
-        else:
-            saved = services.create_player(
-                name=data["name"], member_number=data["member_number"], by=request.user
-            )
-            obj.pk = saved.pk
-        obj.refresh_from_db()
 
 
 class SeatingAdminForm(forms.ModelForm):

@@ -15,7 +15,14 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
 
-from tables.models import CollectionSchedule, CollectionScheduleVersion, ConfigAction, ConfigChange, Game
+from tables.models import (
+    CollectionSchedule,
+    CollectionScheduleVersion,
+    ConfigAction,
+    ConfigChange,
+    Game,
+    Player,
+)
 
 JSONValue = Any
 
@@ -61,6 +68,14 @@ def schedule_snapshot(schedule: CollectionSchedule) -> dict[str, JSONValue]:
     return data
 
 
+def subject(instance: models.Model) -> str:
+    """What a history row names: the object as it prints, but a player by name and record number
+    (its printed form carries the member number, which the log never keeps in clear)."""
+    if isinstance(instance, Player):
+        return f"{instance.name} (player {instance.pk})"
+    return str(instance)
+
+
 def record_change(
     *,
     instance: models.Model,
@@ -78,7 +93,7 @@ def record_change(
         action=action,
         content_type=ContentType.objects.get_for_model(instance, for_concrete_model=True),
         object_id=str(instance.pk),
-        object_repr=str(instance)[:200],
+        object_repr=subject(instance)[:200],
         before=before,
         after=after,
         reason=reason,

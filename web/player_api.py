@@ -9,7 +9,9 @@
 * ``/api/cash-day/``: ``settings/`` (read; POST changes, with a reason), ``check/`` (what a buy-in,
   rebuy or cash-out would do to the player's gaming day), ``report/?day=`` (the day's report).
 
-Errors are the API's one body (``web.errors``); each action needs the permissions listed.
+Errors are the API's one body (``web.errors``); each action needs the permissions listed. Every
+change to a player goes through ``tables.services`` and so leaves its row in the change log (who,
+when, old -> new); a player with any history is not deleted (409 ``in_use``).
 """
 
 from __future__ import annotations

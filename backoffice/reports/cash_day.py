@@ -7,6 +7,10 @@ The amounts are the floor's chip movements (each one a ledger transaction); a pl
 identity, every record merged into the survivor counted with it (:mod:`tables.selectors`). The day
 and the thresholds are the room's settings (:class:`tables.models.CashDaySettings`). Two grouped
 queries and one for the log's rows.
+
+Names as they were: a player's day shows the name at the day's end, each logged transaction the
+name its record had then (a merged record's own name; renamed since: the old name), from
+:mod:`tables.player_names` (one query for the renames).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from django.db.models import Sum
 from backoffice.reports.common import ReportMeta, in_report_snapshot, make_meta
 from tables import services as floor
 from tables.models import CashDaySettings, ChipMovement, ChipMovementKind, Player, PlayerIdentification
+from tables.player_names import name_history
 
 TITLE = "Cash per gaming day"
 
@@ -95,6 +100,14 @@ def build_cash_day_report(day: dt.date) -> CashDayReport:
         who = row["player__merged_into_id"] or row["player_id"]
         totals[who][_direction(row["kind"])] += int(row["cents"] or 0)
     people = {p.pk: p for p in Player.objects.filter(pk__in=totals)}
+    logged = list(
+        movements.filter(amount_cents__gt=rules.log_threshold_cents)
+        .select_related("player", "table", "created_by")
+        .order_by("created_at", "id")
+    )
+    names = name_history(
+        {pk: p.name for pk, p in people.items()} | {m.player_id: m.player.name for m in logged}, since=start
+    )
     identified: dict[int, str] = {}
     for ident in (
         PlayerIdentification.objects.filter(gaming_day=day)
@@ -107,7 +120,7 @@ def build_cash_day_report(day: dt.date) -> CashDayReport:
         (
             PlayerDay(
                 player_id=pk,
-                name=people[pk].name,
+                name=names.at(pk, end),
                 member_number=people[pk].member_number or "",
                 in_cents=money["in"],
                 out_cents=money["out"],
@@ -124,16 +137,14 @@ def build_cash_day_report(day: dt.date) -> CashDayReport:
             movement_id=m.pk,
             at=m.created_at,
             player_id=m.player.merged_into_id or m.player_id,
-            name=m.player.name,
+            name=names.at(m.player_id, m.created_at),
             table_number=m.table.number,
             kind=m.get_kind_display(),
             direction=_direction(m.kind),
             amount_cents=m.amount_cents,
             by=m.created_by.get_username() if m.created_by else "",
         )
-        for m in movements.filter(amount_cents__gt=rules.log_threshold_cents)
-        .select_related("player", "table", "created_by")
-        .order_by("created_at", "id")
+        for m in logged
     ]
     return CashDayReport(
         meta=meta,

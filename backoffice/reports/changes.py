@@ -2,8 +2,8 @@
 
 Three sources, merged in time order:
 
-* ``tables.ConfigChange`` (games, stakes, tables, collection schedules; written by the floor's
-  services in the same transaction as the change, with the reason);
+* ``tables.ConfigChange`` (games, stakes, tables, collection schedules, players; written by the
+  floor's services in the same transaction as the change, with the reason);
 * ``ledger.AuthChange`` (users, groups, permissions; written by signals wherever the change was
   made, so it names what changed but not who made it);
 * the admin's own log (``django.contrib.admin.LogEntry``) for users and groups, which names the
@@ -87,6 +87,12 @@ LABELS = {
     "sort_order": "Order on the menu",
     "effective_from": "In force from",
     "reason": "Reason",
+    # A player (``tables.services.players``: the numbers are written hidden, "ending 82").
+    "board_alias": "Name on the board",
+    "member_number": "Member number",
+    "phone": "Phone",
+    "merged_into": "Merged into",
+    "merged_in": "Took in the record of",
 }
 CHOICES: dict[str, Mapping[str, str]] = {
     "status": dict(TableStatus.choices),

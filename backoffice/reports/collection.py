@@ -15,7 +15,8 @@ A fixed number of aggregate queries, none per hand:
    only the period's transactions through their ``hand_id`` index;
 3. the house-collection accounts of the period's shifts with their balances (the ledger's view:
    what the drop is counted against);
-4. fee waivers of the period's hands grouped like (1), and the waivers themselves.
+4. fee waivers of the period's hands grouped like (1), and the waivers themselves (each player
+   named as at the hand's start: :mod:`tables.player_names`, one query for the renames).
 
 Every fee is attributed to its hand: ``unexplained = due - collected - waived`` is a fee due that
 was neither collected nor waived with a reason (negative: collected beyond the schedule). Fees
@@ -48,6 +49,7 @@ from backoffice.reports.common import (
 from ledger.models import Account, AccountKind, Entry, FeeWaiver, ShiftClose, TransactionKind
 from ledger.shifts import SHIFT_STARTS, Shift, ShiftCode, room_zone
 from tables.models import CollectionSchedule, Game, Hand, HandPlayer, HandStatus, Stakes, Table
+from tables.player_names import name_history
 
 TITLE = "Collection report"
 
@@ -481,22 +483,29 @@ def _shift_lines(
 
 
 def _waiver_lines(filters: ReportFilters) -> list[WaiverLine]:
-    waivers = filters.on_time(FeeWaiver.objects.all(), "hand__created_at", table_field="hand__table")
+    """The period's waivers, each player named as at the hand's start."""
+    waivers = list(
+        filters.on_time(FeeWaiver.objects.all(), "hand__created_at", table_field="hand__table")
+        .select_related("hand__table", "player", "created_by")
+        .order_by("hand__created_at", "pk")
+    )
+    names = name_history(
+        {waiver.player_id: waiver.player.name for waiver in waivers},
+        since=waivers[0].hand.created_at if waivers else None,
+    )
     return [
         WaiverLine(
             hand_id=waiver.hand_id,
             table_number=waiver.hand.table.number,
             hand_number=waiver.hand.number,
             hand_started_at=waiver.hand.created_at,
-            player=waiver.player.name,
+            player=names.at(waiver.player_id, waiver.hand.created_at),
             amount_cents=waiver.amount_cents,
             reason=waiver.reason,
             created_by=waiver.created_by.get_username(),
             created_at=waiver.created_at,
         )
-        for waiver in waivers.select_related("hand__table", "player", "created_by").order_by(
-            "hand__created_at", "pk"
-        )
+        for waiver in waivers
     ]
 
 

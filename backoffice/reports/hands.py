@@ -15,7 +15,10 @@ misdeal). A reading the engine can't read back is shown as nothing rather than g
 hand shows its misdeal code (:class:`tables.models.MisdealReason`) and the dealer's words.
 
 A page of hands is read with a fixed number of queries (hands; their players; their ledger entries;
-their waivers; their readings), whatever the page size.
+their waivers; their readings; the players' renames), whatever the page size.
+
+Every name on a hand is the name the player had when the hand was dealt (a player renamed since
+reads as they were then: :mod:`tables.player_names`).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from django.db.models import Sum
@@ -37,6 +40,7 @@ from poker.games import GAME_RULES, GameRules
 from poker.reading import Reading
 from poker.reading_words import ReadingWords, reading_words
 from tables.models import Hand, HandPlayer, HandResult, MisdealReason
+from tables.player_names import NameHistory, name_history
 
 TITLE = "Hand history"
 DEFAULT_LIMIT = 100
@@ -210,7 +214,17 @@ def build_hand_history(
         .order_by("hand_id", "position")
     ):
         players[hand_player.hand_id].append(hand_player)
-    ledger = _ledger(ids)
+    names = name_history(
+        {hp.player_id: hp.player.name for dealt in players.values() for hp in dealt},
+        since=min((hand.created_at for hand in hands), default=None),
+    )
+    started = {hand.pk: hand.created_at for hand in hands}
+
+    def name_at(player_id: int, hand_id: int, today: str) -> str:
+        """A player's name at the hand's start (one not dealt in: as named today)."""
+        return names.at(player_id, started[hand_id]) if player_id in names.current else today
+
+    ledger = _ledger(ids, name_at)
     waived = {
         row["hand_id"]: int(row["cents"])
         for row in FeeWaiver.objects.filter(hand_id__in=ids)
@@ -238,6 +252,7 @@ def build_hand_history(
                 result=results.get(hand.pk),
                 ledger=ledger,
                 waived_cents=waived.get(hand.pk, 0),
+                names=names,
             )
         )
     return HandHistory(meta=meta, total=total, offset=offset, limit=limit, hands=lines)
@@ -254,7 +269,9 @@ class _Ledger:
     lines: dict[int, list[PaymentLine]] = dataclasses.field(default_factory=lambda: defaultdict(list))
 
 
-def _ledger(hand_ids: list[int]) -> _Ledger:
+def _ledger(hand_ids: list[int], name_at: Callable[[int, int, str], str]) -> _Ledger:
+    """The entries of the hands ``hand_ids``; ``name_at(player, hand, today's name)``: the name a
+    chips entry shows."""
     found = _Ledger()
     entries = (
         Entry.objects.filter(transaction__hand_id__in=hand_ids)
@@ -277,7 +294,8 @@ def _ledger(hand_ids: list[int]) -> _Ledger:
     for entry in entries:
         hand_id, kind, amount = entry["transaction__hand_id"], entry["transaction__kind"], entry["amount"]
         account_kind, player_id = entry["account__kind"], entry["account__player_id"]
-        name = entry["account__player__name"] or ""
+        today = entry["account__player__name"] or ""
+        name = name_at(player_id, hand_id, today) if player_id is not None else today
         if account_kind == AccountKind.HOUSE_COLLECTION:
             account = f"house collection {entry['account__shift_date']}/{entry['account__shift_code']}"
             if kind == TransactionKind.FEE:
@@ -319,14 +337,17 @@ def _hand_line(
     result: HandResult | None,
     ledger: _Ledger,
     waived_cents: int,
+    names: NameHistory,
 ) -> HandLine:
-    names = {hp.seat.number: hp.player.name for hp in dealt}
+    """One hand; every player named as at the hand's start (``names``)."""
+    called = {hp.player_id: names.at(hp.player_id, hand.created_at) for hp in dealt}
+    seat_names = {hp.seat.number: called[hp.player_id] for hp in dealt}
     submitted = result.submitted if result is not None and isinstance(result.submitted, dict) else {}
     entered = {
         entry.get("seat"): entry for entry in submitted.get("players") or [] if isinstance(entry, dict)
     }
     rules = GAME_RULES.get(hand.game.slug)
-    typed, words = _reading(result, names, rules)
+    typed, words = _reading(result, seat_names, rules)
     player_lines = []
     for hp in dealt:
         seat = hp.seat.number
@@ -336,7 +357,7 @@ def _hand_line(
                 position=hp.position,
                 seat=seat,
                 player_id=hp.player_id,
-                player=hp.player.name,
+                player=called[hp.player_id],
                 fee_due_cents=due[hp.position - 1] if due and hp.position <= len(due) else None,
                 fee_paid_cents=ledger.fee_paid.get((hand.pk, hp.player_id), 0),
                 result_cents=ledger.results.get((hand.pk, hp.player_id), 0),
@@ -362,15 +383,15 @@ def _hand_line(
         rate=rate,
         status=hand.status,
         button_seat=hand.button_seat.number,
-        button_player=button.player.name if button else "",
+        button_player=called[button.player_id] if button else "",
         dealer=hand.dealer.get_username() if hand.dealer is not None else "",
         players=player_lines,
         board=card_text(submitted.get("board")),
         boards=[card_text(board) for board in boards],
         boards_agreed=hand.boards,
-        pots=pot_lines(words, names),
-        returned=return_lines(typed, words, names),
-        settlement=settlement_payments(typed, words, names),
+        pots=pot_lines(words, seat_names),
+        returned=return_lines(typed, words, seat_names),
+        settlement=settlement_payments(typed, words, seat_names),
         fees_due_cents=sum(due) if due is not None else None,
         fees_paid_cents=ledger.fees_paid.get(hand.pk, 0),
         fees_returned_cents=ledger.fees_returned.get(hand.pk, 0),

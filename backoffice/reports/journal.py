@@ -5,6 +5,9 @@ A running balance is the account's real balance after that entry (all of the acc
 to it, whether or not the filters show them): an opening sum per account before the page's first
 transaction, plus the account's entries from there on (one grouped query and one range query per
 page, not one per account).
+
+A player's chips are labelled with the name the player had at the transaction (renamed since: the
+old name on the earlier transactions; :mod:`tables.player_names`, one query per page).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from django.db.models import Sum
 
 from backoffice.reports.common import ReportFilters, ReportMeta, in_report_snapshot, make_meta
 from ledger.models import Account, AccountKind, Entry, JournalTransaction
+from tables.player_names import name_history
 
 TITLE = "Ledger journal"
 DEFAULT_LIMIT = 200
@@ -126,23 +130,35 @@ def journal_lines(txns: list[JournalTransaction]) -> list[JournalTransactionLine
     ):
         balance[account_id] += amount
         after[(txn_id, line)] = balance[account_id]
-    labels = {
-        account.pk: account_label(
+    accounts = {
+        account.pk: account
+        for account in Account.objects.filter(pk__in=account_ids).select_related("table", "player")
+    }
+    names = name_history(
+        {a.player.pk: a.player.name for a in accounts.values() if a.player is not None},
+        since=min(txn.created_at for txn in txns),
+    )
+    at = {txn.pk: txn.created_at for txn in txns}
+
+    def label(account_id: int, txn_id: int) -> str:
+        account = accounts.get(account_id)
+        if account is None:
+            return str(account_id)
+        return account_label(
             account.kind,
             account.table.number,
-            account.player.name if account.player else None,
+            names.at(account.player_id, at[txn_id]) if account.player_id is not None else None,
             account.hand_id,
             str(account.shift) if account.shift else "",
         )
-        for account in Account.objects.filter(pk__in=account_ids).select_related("table", "player")
-    }
+
     by_txn: dict[int, list[JournalEntryLine]] = defaultdict(list)
     for txn_id, line, account_id, amount in entries:
         by_txn[txn_id].append(
             JournalEntryLine(
                 line=line,
                 account_id=account_id,
-                account=labels.get(account_id, str(account_id)),
+                account=label(account_id, txn_id),
                 amount_cents=amount,
                 balance_after_cents=after[(txn_id, line)],
             )

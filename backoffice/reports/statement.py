@@ -5,6 +5,10 @@ The opening chips are one aggregate over the player's entries before the period;
 grouped query (entries netted per transaction); totals by kind come from those lines. With a shift
 filter the lines outside the shift are left out but still counted in the running chips (which are
 always the player's real chips after each line).
+
+Names as they were: each line names the player as they were called at the posting, the header as
+at the period's end, and ``names`` lists every name of the period (a rename shows the old name on
+the lines before it; :mod:`tables.player_names`, one query).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from backoffice.reports.common import ReportFilters, ReportMeta, in_report_snaps
 from ledger.models import AccountKind, Entry, TransactionKind
 from ledger.shifts import Shift, shift_hours
 from tables.models import Player
+from tables.player_names import name_history
 
 TITLE = "Player statement"
 
@@ -48,6 +53,8 @@ class StatementLine:
     amount_cents: int
     running_cents: int
     table_running_cents: int
+    #: The player's name at the posting (not today's, when they were renamed since).
+    player: str
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -67,7 +74,9 @@ class StatementTotals:
 class PlayerStatement:
     meta: ReportMeta
     player_id: int
+    #: The name at the period's end; ``names``: every name the player had in the period, oldest first.
     player: str
+    names: list[str]
     member_number: str
     opening_cents: int
     closing_cents: int
@@ -104,6 +113,7 @@ def build_player_statement(player: Player, filters: ReportFilters) -> PlayerStat
         .order_by("transaction_id", "account__table__number")
     )
     opening = sum(opening_by_table.values())
+    names = name_history({player.pk: player.name}, since=filters.start)
     running, by_table = opening, dict(opening_by_table)
     totals: dict[str, int] = defaultdict(int)
     lines: list[StatementLine] = []
@@ -130,12 +140,14 @@ def build_player_statement(player: Player, filters: ReportFilters) -> PlayerStat
                 amount_cents=amount,
                 running_cents=running,
                 table_running_cents=by_table[table],
+                player=names.at(player.pk, at),
             )
         )
     return PlayerStatement(
         meta=meta,
         player_id=player.pk,
-        player=player.name,
+        player=names.at(player.pk, filters.end),
+        names=names.during(player.pk, filters.start, filters.end),
         member_number=player.member_number or "",
         opening_cents=opening,
         closing_cents=running,

@@ -7,7 +7,7 @@ Conventions (HackSoft style):
   on the table, or the hand) before it reads the state it decides on, so two concurrent calls
   serialise instead of racing; database constraints are the backstop;
 * failures raise a :mod:`tables.errors` exception and change nothing;
-* configuration changes (games, stakes, tables, schedules) append a
+* configuration changes (games, stakes, tables, schedules) and every change to a player append a
   :class:`tables.models.ConfigChange` in the same transaction.
 
 Views, forms, serializers and the admin only translate input and output and call these.

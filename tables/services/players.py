@@ -1,5 +1,6 @@
-"""Players: create one, rename or renumber one, delete one who never sat at a table, merge two
-records of one person.
+"""Players: create one, rename or renumber one, delete one with no history at all, merge two
+records of one person. Each change is written in words to the change log
+(:class:`tables.models.ConfigChange`, in the change's transaction: who, when, old -> new).
 
 A name is 1 to 100 printable characters; a member number is optional, and unique when given; a
 phone is optional (up to 30 characters: digits, spaces, ``+ - ( ) .``).
@@ -9,6 +10,11 @@ with ``possible_duplicate`` when the caller asks (``check_same_person``: the pag
 "same person?" and pass False once the floor said it is someone else). A duplicate found later is
 merged (:func:`merge_players`): nothing of either record is rewritten but the merged row's
 ``merged_into``; the merge is a :class:`tables.models.PlayerMerge` of its own.
+
+The change log keeps a player's name, board name, member number and phone; the member number and
+the phone never in clear, only their last two characters (:func:`hidden_number`): the log is
+permanent, and a number that identifies a person has no place in it. A rename's row keeps the old
+name, which is how the reports show a player's name as it was (:mod:`tables.player_names`).
 """
 
 from __future__ import annotations
@@ -16,17 +22,20 @@ from __future__ import annotations
 import re
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import ProtectedError, Q
 
 from casino.core.db import service
 from tables.errors import (
     FloorConflict,
+    FloorNotFound,
     FloorValidationError,
     InUse,
     PlayerMerged,
     PossibleDuplicate,
 )
+from tables.history import record_change, subject
 from tables.models import (
+    ConfigAction,
     HandPlayer,
     Player,
     PlayerMerge,
@@ -36,6 +45,61 @@ from tables.selectors import same_person_candidates, seated_elsewhere
 from tables.services.common import User, acting_user, check_text, require_reason
 
 _PHONE = re.compile(r"[0-9 +().-]{0,30}")
+#: What the change log keeps of a player, in this order; the numbers only as :func:`hidden_number`.
+LOGGED_FIELDS = ("name", "board_alias", "member_number", "phone")
+_HIDDEN_FIELDS = frozenset({"member_number", "phone"})
+_UNCHANGED = "__unchanged__"
+
+
+def hidden_number(number: str | None) -> str:
+    """A member number or phone as the change log writes it: ``ending 82`` (its last two
+    characters; a number shorter than 4 characters not even those: ``set``), "" for none."""
+    number = (number or "").strip()
+    if not number:
+        return ""
+    return f"ending {number[-2:]}" if len(number) >= 4 else "set"
+
+
+def _values(player: Player) -> dict[str, str]:
+    """The logged fields of ``player`` as they are (numbers in clear: compared, never written)."""
+    return {field: getattr(player, field) or "" for field in LOGGED_FIELDS}
+
+
+def _logged(field: str, value: str) -> str:
+    return hidden_number(value) if field in _HIDDEN_FIELDS else value
+
+
+def _as_logged(values: dict[str, str]) -> dict[str, str]:
+    """A player as the log writes it: every logged field (a creation, a deletion)."""
+    return {field: _logged(field, value) for field, value in values.items()}
+
+
+def _changed(old: dict[str, str], new: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """The fields that changed, as the log writes them before and after. Two numbers that end
+    alike still read as a change (``ending 01 -> ending 01 (another number)``)."""
+    before: dict[str, str] = {}
+    after: dict[str, str] = {}
+    for field in LOGGED_FIELDS:
+        if old[field] == new[field]:
+            continue
+        was, now = _logged(field, old[field]), _logged(field, new[field])
+        before[field], after[field] = was, now if now != was else f"{now} (another number)"
+    return before, after
+
+
+def _board_alias(alias: str | None) -> str:
+    """The board name as stored: stripped, at most 30 printable characters (as the lists' own
+    ``set_board_alias`` takes it)."""
+    alias = (alias or "").strip()
+    check_text(alias, field="board_alias", what="A board name", longest=30)
+    return alias
+
+
+def _reason(reason: str | None) -> str:
+    """A change's reason (optional): stripped, at most 500 printable characters (lines allowed)."""
+    reason = (reason or "").strip()
+    check_text(" ".join(reason.splitlines()), field="reason", what="The reason", longest=500)
+    return reason
 
 
 def _clean_member_number(member_number: str | None) -> str | None:
@@ -104,15 +168,22 @@ def create_player(
     phone: str | None = "",
     by: User = None,
     check_same_person: bool = False,
+    board_alias: str = "",
+    reason: str = "",
 ) -> Player:
-    """A new player. ``member_number`` is optional and must be unique when given; ``phone`` is
-    optional. With ``check_same_person``, a name (or phone) matching a player on file is refused
-    with PossibleDuplicate naming them ("same person?"); the caller asks again without the check
-    once the floor said it is someone else. Raises FloorValidationError (an empty name, too long,
-    a control character, a bad phone), FloorConflict (the member number is taken)."""
+    """A new player. ``member_number`` is optional and must be unique when given; ``phone`` and
+    ``board_alias`` (the name the room's board shows) are optional. With ``check_same_person``, a
+    name (or phone) matching a player on file is refused with PossibleDuplicate naming them ("same
+    person?"); the caller asks again without the check once the floor said it is someone else.
+    Raises FloorValidationError (an empty name, too long, a control character, a bad phone, a bad
+    board name or reason), FloorConflict (the member number is taken).
+
+    The creation is in the change log: who, when, the name (numbers hidden), ``reason`` if given."""
     name = _player_name(name)
     member_number = _clean_member_number(member_number)
     phone = _clean_phone(phone)
+    board_alias = _board_alias(board_alias)
+    reason = _reason(reason)
     _check_member_number_free(member_number)
     if check_same_person:
         same = same_person_candidates(name=name, phone=phone)
@@ -124,10 +195,16 @@ def create_player(
             )
     try:
         with transaction.atomic():
-            return Player.objects.create(name=name, member_number=member_number, phone=phone)
+            player = Player.objects.create(
+                name=name, member_number=member_number, phone=phone, board_alias=board_alias
+            )
     except IntegrityError:  # a concurrent create took the number between check and insert
         _check_member_number_free(member_number)
         raise
+    record_change(
+        instance=player, action=ConfigAction.CREATE, by=by, reason=reason, after=_as_logged(_values(player))
+    )
+    return player
 
 
 @service
@@ -136,22 +213,38 @@ def update_player(
     player: Player,
     by: User = None,
     name: str | None = None,
-    member_number: str | None = "__unchanged__",
+    member_number: str | None = _UNCHANGED,
     phone: str | None = None,
+    board_alias: str | None = None,
+    reason: str = "",
 ) -> Player:
-    """Rename a player, change the member number (None or "" clears it) and/or the phone ("" clears
-    it). A merged record is not changed (PlayerMerged: change the survivor)."""
+    """Rename a player, change the member number (None or "" clears it), the phone ("" clears it)
+    and/or the name the room's board shows (``board_alias``, "" for the first name and initial).
+    A merged record is not changed (PlayerMerged: change the survivor).
+
+    What changed is one row of the change log, old -> new (numbers hidden; a rename keeps the old
+    name, which the reports show for the rows before it); nothing changed, no row."""
     player = Player.objects.select_for_update().get(pk=player.pk)
     check_not_merged(player, "change")
+    reason = _reason(reason)
+    old = _values(player)
     if name is not None:
         player.name = _player_name(name)
-    if member_number != "__unchanged__":
+    if member_number != _UNCHANGED:
         cleaned = _clean_member_number(member_number)
         _check_member_number_free(cleaned, exclude=player.pk)
         player.member_number = cleaned
     if phone is not None:
         player.phone = _clean_phone(phone)
+    if board_alias is not None:
+        player.board_alias = _board_alias(board_alias)
+    before, after = _changed(old, _values(player))
+    if not after:
+        return player
     player.save()
+    record_change(
+        instance=player, action=ConfigAction.UPDATE, by=by, reason=reason, before=before, after=after
+    )
     return player
 
 
@@ -164,6 +257,8 @@ def merge_players(*, survivor: Player, merged: Player, by: User, reason: str) ->
     ``merged_into``, records merged into it before now point at ``survivor`` too (one level), and
     the merge is recorded (:class:`~tables.models.PlayerMerge`, with what ``merged`` said and the
     reason). The floor's selectors then read the two as one player (:mod:`tables.selectors`).
+    The change log has a row for each record changed (``Merged into ...``) and one for the
+    survivor (``Took in the record ...``), with the reason; each keeps its own name history.
 
     Refused: the same record twice (FloorValidationError), either one already merged
     (PlayerMerged), or both seated at once (FloorConflict ``both_seated``: one person sits at one
@@ -199,15 +294,51 @@ def merge_players(*, survivor: Player, merged: Player, by: User, reason: str) ->
         by=user,
         by_username=user.get_username() if user is not None else "",
     )
-    Player.objects.filter(Q(pk=merged.pk) | Q(merged_into_id=merged.pk)).update(merged_into=survivor)
+    # ``merged`` first, then the records merged into it before, oldest first.
+    moved = sorted(
+        Player.objects.select_for_update().filter(Q(pk=merged.pk) | Q(merged_into_id=merged.pk)),
+        key=lambda p: (p.pk != merged.pk, p.pk),
+    )
+    Player.objects.filter(pk__in=[p.pk for p in moved]).update(merged_into=survivor)
+    for player in moved:
+        record_change(
+            instance=player,
+            action=ConfigAction.UPDATE,
+            by=by,
+            reason=reason,
+            after={"merged_into": subject(survivor)},
+        )
+    record_change(
+        instance=survivor,
+        action=ConfigAction.UPDATE,
+        by=by,
+        reason=reason,
+        after={"merged_in": ", ".join(subject(p) for p in moved)},
+    )
     return record
 
 
 @service
-def delete_player(*, player: Player, by: User = None) -> None:
-    """Delete a player who never sat at a table; anyone with history (or merged) is kept."""
+def delete_player(*, player: Player, by: User = None, reason: str = "") -> None:
+    """Delete a player with no history at all: never seated or dealt in, no chips, no place on a
+    list, no identification, no merge (InUse names why; the database's references refuse the
+    rest). The deletion is in the change log with what the record said (numbers hidden)."""
+    reason = _reason(reason)
+    found = Player.objects.select_for_update().filter(pk=player.pk).first()
+    if found is None:
+        raise FloorNotFound(f"There is no player {player.pk}.", code="player_not_found", field="player")
+    player = found
     if player.merged_into_id is not None or Player.objects.filter(merged_into=player).exists():
         raise InUse(f"{player} is part of a merge and can't be deleted.")
     if Seating.objects.filter(player=player).exists() or HandPlayer.objects.filter(player=player).exists():
         raise InUse(f"{player} has seatings or hands on record and can't be deleted.")
-    player.delete()
+    # Written first: the row names the player's id, which the deletion clears.
+    record_change(
+        instance=player, action=ConfigAction.DELETE, by=by, reason=reason, before=_as_logged(_values(player))
+    )
+    try:
+        player.delete()
+    except ProtectedError:  # chips, a list's record, an identification...: history is kept
+        raise InUse(
+            f"{player} has records on file (chips, lists or identification) and can't be deleted."
+        ) from None

@@ -1,4 +1,5 @@
-"""A player statement's tables (``backoffice.reports.statement``)."""
+"""A player statement's tables (``backoffice.reports.statement``); each posting names the player
+as they were called at the time."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ def statement_sections(report: statement.PlayerStatement) -> list[Section]:
             [
                 "transaction_id",
                 "at",
+                "player",
                 "shift",
                 "kind",
                 "table",
@@ -44,6 +46,7 @@ def statement_sections(report: statement.PlayerStatement) -> list[Section]:
                 [
                     line.transaction_id,
                     fmt_local(line.at),
+                    line.player,
                     line.shift,
                     line.kind,
                     line.table_number,
