@@ -63,44 +63,6 @@ class Movement:
     replayed: bool = False
 
 
-def _replayed_movement(
-    *, idempotency_key: str, kind: str, table: Table, player: Player, amount: int | None
-) -> Movement | None:
-    """The movement already made under ``idempotency_key`` (a retry), or None.
-
-    Raises :class:`IdempotencyKeyReused` when the key was used for another request.
-    """
-    movement = ChipMovement.objects.filter(transaction__idempotency_key=idempotency_key).first()
-    if movement is None:
-        return None
-    same = (movement.kind, movement.table_id, movement.player_id) == (kind, table.pk, player.pk) and (
-        amount is None or movement.amount_cents == amount
-    )
-    if not same:
-        raise IdempotencyKeyReused(f"The key {idempotency_key!r} was already used for another request.")
-    return Movement(movement, replayed=True)
-
-
-def _replayed_walk_in(*, idempotency_key: str, table: Table, name: str, amount: int) -> Movement | None:
-    """:func:`_replayed_movement` for a walk-in's buy-in: the retry names the player it created."""
-    movement = (
-        ChipMovement.objects.filter(transaction__idempotency_key=idempotency_key)
-        .select_related("player")
-        .first()
-    )
-    if movement is None:
-        return None
-    if movement.player.name != name.strip():
-        raise IdempotencyKeyReused(f"The key {idempotency_key!r} was already used for another request.")
-    return _replayed_movement(
-        idempotency_key=idempotency_key,
-        kind=ChipMovementKind.BUY_IN,
-        table=table,
-        player=movement.player,
-        amount=amount,
-    )
-
-
 class _Posting(Protocol):
     """The ledger's buy-in, rebuy and cash-out postings: one shape."""
 
@@ -123,41 +85,6 @@ _LEDGER_POSTING: dict[str, _Posting] = {
 }
 
 
-def _post_movement(
-    *,
-    kind: ChipMovementKind,
-    table: Table,
-    player: Player,
-    seating: Seating | None,
-    amount: int,
-    by: User,
-    idempotency_key: str,
-    memo: str,
-    is_short: bool = False,
-) -> Movement:
-    """Post a buy-in, rebuy or cash-out to the ledger and record its :class:`ChipMovement`, in the
-    caller's transaction (the table's checks are the caller's). Every movement passes the gaming
-    day's identification rule here first (:func:`tables.services.require_identification`:
-    IdentificationRequired past the report threshold with no identification on record), so no
-    caller can post one without it."""
-    floor.require_identification(player=player, kind=kind, amount_cents=amount)
-    user = floor.acting_user(by)
-    posted = _LEDGER_POSTING[kind](
-        table=table, player=player, amount=amount, user=user, idempotency_key=idempotency_key, memo=memo
-    )
-    movement = ChipMovement.objects.create(
-        table=table,
-        player=player,
-        seating=seating,
-        kind=kind,
-        amount_cents=amount,
-        is_short=is_short,
-        transaction=posted.transaction,
-        created_by=user,
-    )
-    return Movement(movement)
-
-
 def table_rules(table: Table) -> ChipRules:
     """The chip rules of ``table`` (buy-in range, short rebuy, chips needed to be dealt in)."""
     return chip_rules(stakes=table.stakes, chip_unit_cents=table.chip_unit_cents)
@@ -166,66 +93,127 @@ def table_rules(table: Table) -> ChipRules:
 # --- Buy-in, rebuy, cash-out -------------------------------------------------------------------------
 
 
-def _lock_for_chips(table: Table, by: User) -> Table:
-    """The table locked (the floor's lock, first), and who moves its chips checked under that lock
-    (:func:`tables.services.check_moves_chips`: the dealer clocked in there, the floor or the
-    cage; NotYourTable for anyone else), before anything else is read."""
-    table = floor.lock_table(table)
-    floor.check_moves_chips(table, by)
-    return table
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """A buy-in, rebuy or cash-out as asked (``amount`` None: a cash-out's, the stack), at its
+    table locked and checked (:meth:`at`): the steps they share, in order (:meth:`replayed`;
+    for a buy-in or a rebuy :meth:`sell`; :meth:`post`)."""
 
+    kind: ChipMovementKind
+    table: Table
+    amount: int | None
+    by: User
+    idempotency_key: str
 
-def _sell(
-    *,
-    kind: ChipMovementKind,
-    table: Table,
-    player: Player,
-    seating: Seating,
-    amount: int,
-    by: User,
-    idempotency_key: str,
-) -> Movement:
-    """What a buy-in and a rebuy share once the session's seating is known, in this order: no chips
-    are added during a hand (ChipsLocked); the session has no buy-in yet for a buy-in
-    (AlreadyBoughtIn), has one for a rebuy (NoBuyIn); the amount fits the table's rules
-    (BuyInRefused), a short rebuy is the session's only one (ShortRebuyUsed); then the posting
-    (:func:`_post_movement`, with its identification rule)."""
-    locks.refuse_if_locked(table, player, "added")
-    session = ChipMovement.objects.filter(seating=seating)
-    bought_in = session.filter(kind=ChipMovementKind.BUY_IN).exists()
-    rules = table_rules(table)
-    chips = ledger_selectors.player_chips(table=table, player=player)
-    is_short = False
-    if kind == ChipMovementKind.BUY_IN:
-        if bought_in:
-            raise AlreadyBoughtIn(
-                f"{player} already bought in at table {table.number}; more chips are a rebuy."
+    @classmethod
+    def at(
+        cls, kind: ChipMovementKind, *, table: Table, amount: int | None, by: User, idempotency_key: str
+    ) -> _Asked:
+        """The table locked (the floor's lock, first), and who moves its chips checked under that
+        lock (:func:`tables.services.check_moves_chips`: the dealer clocked in there, the floor or
+        the cage; NotYourTable for anyone else), before anything else is read."""
+        locked = floor.lock_table(table)
+        floor.check_moves_chips(locked, by)
+        return cls(kind, locked, amount, by, idempotency_key)
+
+    def replayed(self, player: Player | str) -> Movement | None:
+        """The movement already made under the key (a retry), or None. ``player`` is the player,
+        or a walk-in's name (the retry of a walk-in's buy-in names the player it created).
+
+        Raises :class:`IdempotencyKeyReused` when the key was used for another request (another
+        kind, table, player, or amount; a cash-out's amount is the stack, whatever it was).
+        """
+        movement = (
+            ChipMovement.objects.filter(transaction__idempotency_key=self.idempotency_key)
+            .select_related("player")
+            .first()
+        )
+        if movement is None:
+            return None
+        same_player = (
+            movement.player.name == player.strip()
+            if isinstance(player, str)
+            else movement.player_id == player.pk
+        )
+        same = (movement.kind, movement.table_id) == (self.kind, self.table.pk) and (
+            self.amount is None or movement.amount_cents == self.amount
+        )
+        if not (same and same_player):
+            raise IdempotencyKeyReused(
+                f"The key {self.idempotency_key!r} was already used for another request."
             )
-        rules.check_buy_in(amount=amount, chips_before=chips)
-        what = "Buy-in"
-    else:
-        if not bought_in:
-            raise NoBuyIn(
-                f"{player} has not bought in at table {table.number} since sitting down; buy in first."
-            )
-        is_short = rules.classify_rebuy(amount=amount, chips_before=chips)
-        if is_short and session.filter(is_short=True).exists():
-            raise ShortRebuyUsed(
-                f"{player} already made the one short rebuy of this session; a rebuy is now at least "
-                f"{format_cents(rules.minimum_cents)}."
-            )
-        what = "Short rebuy" if is_short else "Rebuy"
-    return _post_movement(
-        kind=kind,
-        table=table,
-        player=player,
-        seating=seating,
-        amount=amount,
-        by=by,
-        idempotency_key=idempotency_key,
-        memo=f"{what}, table {table.number} seat {seating.seat.number}",
-        is_short=is_short,
-    )
+        return Movement(movement, replayed=True)
+
+    def post(
+        self, player: Player, seating: Seating | None, amount: int, memo: str, *, is_short: bool = False
+    ) -> Movement:
+        """Post the movement to the ledger and record its :class:`ChipMovement`, in the caller's
+        transaction, once the table's checks are made. Every movement passes the gaming day's
+        identification rule here first (:func:`tables.services.require_identification`:
+        IdentificationRequired past the report threshold with no identification on record), so
+        none is posted without it."""
+        floor.require_identification(player=player, kind=self.kind, amount_cents=amount)
+        user = floor.acting_user(self.by)
+        posted = _LEDGER_POSTING[self.kind](
+            table=self.table,
+            player=player,
+            amount=amount,
+            user=user,
+            idempotency_key=self.idempotency_key,
+            memo=memo,
+        )
+        movement = ChipMovement.objects.create(
+            table=self.table,
+            player=player,
+            seating=seating,
+            kind=self.kind,
+            amount_cents=amount,
+            is_short=is_short,
+            transaction=posted.transaction,
+            created_by=user,
+        )
+        return Movement(movement)
+
+    def sell(self, player: Player, seating: Seating) -> Movement:
+        """Sell the chips once the session's seating is known, in this order: no chips are added
+        during a hand (ChipsLocked); the session has no buy-in yet for a buy-in (AlreadyBoughtIn),
+        has one for a rebuy (NoBuyIn); the amount fits the table's rules (BuyInRefused), a short
+        rebuy is the session's only one (ShortRebuyUsed); then the posting
+        (:meth:`post`, with its identification rule)."""
+        table, amount = self.table, self.amount
+        assert amount is not None  # a purchase names its amount (a cash-out doesn't sell)
+        locks.refuse_if_locked(table, player, "added")
+        session = ChipMovement.objects.filter(seating=seating)
+        bought_in = session.filter(kind=ChipMovementKind.BUY_IN).exists()
+        rules = table_rules(table)
+        chips = ledger_selectors.player_chips(table=table, player=player)
+        is_short = False
+        if self.kind == ChipMovementKind.BUY_IN:
+            if bought_in:
+                raise AlreadyBoughtIn(
+                    f"{player} already bought in at table {table.number}; more chips are a rebuy."
+                )
+            rules.check_buy_in(amount=amount, chips_before=chips)
+            what = "Buy-in"
+        else:
+            if not bought_in:
+                raise NoBuyIn(
+                    f"{player} has not bought in at table {table.number} since sitting down; buy in first."
+                )
+            is_short = rules.classify_rebuy(amount=amount, chips_before=chips)
+            if is_short and session.filter(is_short=True).exists():
+                raise ShortRebuyUsed(
+                    f"{player} already made the one short rebuy of this session; a rebuy is now at least "
+                    f"{format_cents(rules.minimum_cents)}."
+                )
+            what = "Short rebuy" if is_short else "Rebuy"
+        return self.post(
+            player,
+            seating,
+            amount,
+            f"{what}, table {table.number} seat {seating.seat.number}",
+            is_short=is_short,
+        )
 
 
 def _seating_for_buy_in(
@@ -288,37 +276,25 @@ def buy_in(
     :func:`rebuy`). A retry under the same key returns the first movement (``replayed``) and posts
     nothing.
     """
-    table = _lock_for_chips(table, by)
+    asked = _Asked.at(
+        ChipMovementKind.BUY_IN, table=table, amount=amount_cents, by=by, idempotency_key=idempotency_key
+    )
     if (player is None) == (new_player_name is None):
         raise FloorValidationError("Choose a player or type a new player's name, not both.", field="player")
+    if done := asked.replayed(player or new_player_name or ""):
+        return done
     if player is None:
-        if done := _replayed_walk_in(
-            idempotency_key=idempotency_key, table=table, name=new_player_name or "", amount=amount_cents
-        ):
-            return done
         player = floor.create_player(
             name=new_player_name or "", by=by, check_same_person=not new_player_confirmed
         )
-    elif done := _replayed_movement(
-        idempotency_key=idempotency_key,
-        kind=ChipMovementKind.BUY_IN,
-        table=table,
-        player=player,
-        amount=amount_cents,
-    ):
-        return done
     seating = _seating_for_buy_in(
-        table=table, player=player, seat_number=seat_number, by=by, elsewhere_reason=elsewhere_reason
-    )
-    return _sell(
-        kind=ChipMovementKind.BUY_IN,
-        table=table,
+        table=asked.table,
         player=player,
-        seating=seating,
-        amount=amount_cents,
+        seat_number=seat_number,
         by=by,
-        idempotency_key=idempotency_key,
+        elsewhere_reason=elsewhere_reason,
     )
+    return asked.sell(player, seating)
 
 
 @service
@@ -332,27 +308,15 @@ def rebuy(*, table: Table, player: Player, amount_cents: int, by: User, idempote
     rebuy (ShortRebuyUsed), when the amount breaks the table's rules (BuyInRefused), or past the
     gaming day's report threshold with no identification on record (IdentificationRequired).
     """
-    table = _lock_for_chips(table, by)
-    if done := _replayed_movement(
-        idempotency_key=idempotency_key,
-        kind=ChipMovementKind.REBUY,
-        table=table,
-        player=player,
-        amount=amount_cents,
-    ):
-        return done
-    seating = locks.active_seating(table, player)
-    if seating is None:
-        raise NotSeated(f"{player} is not seated at table {table.number}.", field="player")
-    return _sell(
-        kind=ChipMovementKind.REBUY,
-        table=table,
-        player=player,
-        seating=seating,
-        amount=amount_cents,
-        by=by,
-        idempotency_key=idempotency_key,
+    asked = _Asked.at(
+        ChipMovementKind.REBUY, table=table, amount=amount_cents, by=by, idempotency_key=idempotency_key
     )
+    if done := asked.replayed(player):
+        return done
+    seating = locks.active_seating(asked.table, player)
+    if seating is None:
+        raise NotSeated(f"{player} is not seated at table {asked.table.number}.", field="player")
+    return asked.sell(player, seating)
 
 
 @service
@@ -365,15 +329,12 @@ def cash_out(*, table: Table, player: Player, by: User, idempotency_key: str) ->
     the player is dealt into a hand in progress (ChipsLocked), with no chips (NoChips), or past
     the gaming day's report threshold with no identification on record (IdentificationRequired).
     """
-    table = _lock_for_chips(table, by)
-    if done := _replayed_movement(
-        idempotency_key=idempotency_key,
-        kind=ChipMovementKind.CASH_OUT,
-        table=table,
-        player=player,
-        amount=None,
-    ):
+    asked = _Asked.at(
+        ChipMovementKind.CASH_OUT, table=table, amount=None, by=by, idempotency_key=idempotency_key
+    )
+    if done := asked.replayed(player):
         return done
+    table = asked.table
     locks.refuse_if_locked(table, player, "taken off")
     chips = ledger_selectors.player_chips(table=table, player=player)
     if chips <= 0:
@@ -381,16 +342,7 @@ def cash_out(*, table: Table, player: Player, by: User, idempotency_key: str) ->
     seating = locks.active_seating(table, player)
     if seating is not None:
         floor.unseat_player(seating=seating, by=by)
-    return _post_movement(
-        kind=ChipMovementKind.CASH_OUT,
-        table=table,
-        player=player,
-        seating=seating,
-        amount=chips,
-        by=by,
-        idempotency_key=idempotency_key,
-        memo=f"Cash-out, table {table.number}",
-    )
+    return asked.post(player, seating, chips, f"Cash-out, table {table.number}")
 
 
 # --- Reads -------------------------------------------------------------------------------------------------

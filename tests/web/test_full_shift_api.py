@@ -53,7 +53,8 @@ class Shift:
         return dict(response.json())
 
     def top_up(self, number: int, game: str) -> int:
-        """The dealer clocked in at table ``number`` sells a rebuy to every player short of a playable stack; returns the cents sold."""
+        """The dealer clocked in at table ``number`` sells a rebuy to every player short of a
+        playable stack; returns the cents sold."""
         short, amount = (5_000, 10_000) if game == "chinese-poker" else (2_000, 2_000)
         sold = 0
         for player, cents in self.chips(number).items():
