@@ -4,8 +4,8 @@ database). They are plugin modules: ``pytest_plugins`` is only honoured in the r
 * ``tests/fixtures/db_roles.py``: the test database (the house data loaded once, ``house``), the
   ``postgres`` and ``tamper`` markers, and the least-privilege roles (``DATABASE_OWNER_URL``:
   ``db_app_role``, ``as_the_app_role``, ``db_superuser_cursor``);
-* ``tests/fixtures/users.py``: ``users`` by role, ``client_for``, ``on_duty``, ``staff``,
-  ``cashier``;
+* ``tests/fixtures/users.py``: ``users`` by role, ``client_for``, ``on_duty``, ``cage_cashier``,
+  ``staff``, ``cashier``;
 * ``tests/fixtures/floor.py``: the floor's rows through ``tables.services``: ``make_table``,
   ``make_player``, ``seat_players``;
 * ``tests/fixtures/flows.py``: chips and hands through ``handflow.services``: ``buy_in_players``,

@@ -424,20 +424,26 @@ class SeatingSerializer(serializers.ModelSerializer[Seating]):
         return _username(obj.left_by)
 
 
-class SeatPlayerSerializer(serializers.Serializer[dict[str, Any]]):
-    table = serializers.IntegerField(min_value=1, help_text="Table number.")
-    seat_number = serializers.IntegerField(min_value=1)
-    player = serializers.IntegerField(help_text="Player id.")
-    elsewhere_reason = serializers.CharField(
+def elsewhere_reason_field() -> serializers.CharField:
+    """The floor's reason to seat a player who sits at another table (one table at a time), where a
+    request seats one: a seating, a buy-in that seats (:mod:`web.terminal.serializers`)."""
+    return serializers.CharField(
         required=False,
         allow_blank=True,
         default="",
         max_length=500,
         help_text=(
             "A player sits at one table at a time: why the floor allows a second one "
-            "(409 seated_elsewhere without)."
+            "(409 seated_elsewhere without). Kept on the new seating."
         ),
     )
+
+
+class SeatPlayerSerializer(serializers.Serializer[dict[str, Any]]):
+    table = serializers.IntegerField(min_value=1, help_text="Table number.")
+    seat_number = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField(help_text="Player id.")
+    elsewhere_reason = elsewhere_reason_field()
 
 
 class MovePlayerSerializer(serializers.Serializer[dict[str, Any]]):

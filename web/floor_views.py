@@ -16,7 +16,10 @@ gaming day's total in or out over the report threshold (:func:`tables.services.c
 a confirmation naming the player and the amount (``confirm=1``) for every cash-out and for a
 buy-in or rebuy of a large amount (:func:`web.floor_forms.large_amount_cents`). Each answer is
 carried with the next question. An amount the table won't take is refused before anything is
-asked. The answers and the movement are written together or not at all.
+asked. The answers and the movement are written together or not at all. The questions are the
+page's courtesy: the money flow's services (:mod:`handflow.chips`) decide each rule again under
+the table's lock, with the answers passed on (``new_player_confirmed``, ``elsewhere_reason``, the
+identification recorded first), and a refusal there is asked as the same question.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from handflow.chips import Movement
 from ledger import selectors as ledger_selectors
 from ledger.errors import LedgerError
 from tables import services
-from tables.errors import FloorError, SeatedElsewhere
+from tables.errors import FloorError, IdentificationRequired, PossibleDuplicate, SeatedElsewhere
 from tables.models import (
     CashDaySettings,
     ChipMovement,
@@ -142,6 +145,19 @@ class _Question(Exception):
         self.kind, self.message, self.candidates, self.yes = kind, message, candidates or [], yes
 
 
+def _question_of(
+    exc: PossibleDuplicate | SeatedElsewhere | IdentificationRequired, walk_in: str, player: Player | None
+) -> Exception:
+    """The service's refusal as the page's question (the state changed since the page asked
+    first): "same person?" with the players on file, the reason for a second table, the
+    identification (of a player on file: a walk-in's is refused, see :meth:`_cash_check`)."""
+    if isinstance(exc, PossibleDuplicate):
+        return _Question("same_person", exc.message, same_person_candidates(name=walk_in))
+    if isinstance(exc, SeatedElsewhere):
+        return _Question("elsewhere", exc.message)
+    return _Question("identification", exc.message) if player is not None else exc
+
+
 class ManageTableView(PermissionRequiredMixin, View):
     """``/floor/tables/<number>/``: the floor manager's view of a table, and its actions."""
 
@@ -233,72 +249,92 @@ class ManageTableView(PermissionRequiredMixin, View):
 
     def _chips(self, request: HttpRequest, table: Table, action: str) -> None:
         """A buy-in (a walk-in's creates the player, in its transaction: a refused buy-in leaves
-        no player behind), a rebuy or a cash-out, after the questions the floor must answer."""
+        no player behind), a rebuy or a cash-out, after the questions the floor must answer.
+
+        The money flow's services decide (:mod:`handflow.chips`: "same person?", one table at a
+        time, the identification); the page only asks first, and a refusal it did not foresee
+        (the state changed since) comes back as the same question (:func:`_question_of`)."""
         data, by = request.POST, request.user
+        key = _key(request, action)
         chosen = _int(data.get("player"))
         walk_in = "" if chosen is not None or action != "buy_in" else (data.get("player_name") or "").strip()
         player = None if walk_in else self._player(data)
-        # A form posted again (the same token) is answered by the buy-in's replay, not asked again.
-        posted = ChipMovement.objects.filter(transaction__idempotency_key=_key(request, action)).exists()
-        if walk_in and data.get("confirmed_new") != "1" and not posted:
-            same = same_person_candidates(name=walk_in)
-            if same:
-                raise _Question("same_person", f"Same person? {walk_in} may already be on file.", same)
         amount = (
             dollars_to_cents(data.get("amount", ""), "amount")
             if action != "cash_out"
             else ledger_selectors.player_chips(table=table, player=player)  # type: ignore[arg-type]
         )
         elsewhere = (data.get("elsewhere_reason") or "").strip()
-        if not posted:
-            self._check_amount(table, action, player, amount)
-            if action == "buy_in" and player is not None:
-                self._check_one_table(table, player, elsewhere)
-        check = self._cash_check(player, action, amount)
-        if check is not None and check.needs_identification and not (data.get("id_number") or "").strip():
-            raise _Question("identification", check.warning)
-        if not posted and data.get("confirm") != "1":
-            self._confirm_first(table, action, walk_in or (player.name if player else ""), amount)
+        # A form posted again (the same token) is answered by the service's replay, not asked again.
+        posted = ChipMovement.objects.filter(transaction__idempotency_key=key).exists()
+        check = None if posted else self._ask_first(table, action, walk_in, player, amount, elsewhere, data)
+        identify = check is not None and check.needs_identification
         try:
             with transaction.atomic():  # the answers and the movement, or nothing
-                if check is not None and check.needs_identification:
+                if identify:
                     self._identify(data, player, by)
                 if action == "buy_in":
-                    seat = _int(data.get("seat_number"))
-                    # The floor allowed a second table: seated with the reason, then the buy-in.
-                    here = Seating.objects.active().filter(table=table, player=player).exists()
-                    if player is not None and elsewhere and seat is not None and not here:
-                        services.seat_player(
-                            table=table, seat_number=seat, player=player, by=by, elsewhere_reason=elsewhere
-                        )
                     movement = hand_flow.buy_in(
                         table=table,
                         player=player,
                         new_player_name=walk_in or None,
+                        new_player_confirmed=data.get("confirmed_new") == "1",
                         amount_cents=amount,
-                        seat_number=seat,
+                        seat_number=_int(data.get("seat_number")),
+                        elsewhere_reason=elsewhere,
                         by=by,
-                        idempotency_key=_key(request, action),
+                        idempotency_key=key,
                     )
                     done = f"{movement.movement.player.name} bought in for ${amount / 100:,.2f}."
                 elif action == "rebuy":
                     assert player is not None  # a rebuy names its player (self._player)
-                    key = _key(request, action)
                     movement = hand_flow.rebuy(
                         table=table, player=player, amount_cents=amount, by=by, idempotency_key=key
                     )
                     done = f"{player.name} rebought for ${amount / 100:,.2f}."
                 else:
                     assert player is not None
-                    movement = hand_flow.cash_out(
-                        table=table, player=player, by=by, idempotency_key=_key(request, action)
-                    )
+                    movement = hand_flow.cash_out(table=table, player=player, by=by, idempotency_key=key)
                     done = f"{player.name} cashed out ${movement.movement.amount_cents / 100:,.2f}."
-        except SeatedElsewhere as exc:
-            raise _Question("elsewhere", exc.message) from None
+        except (PossibleDuplicate, SeatedElsewhere, IdentificationRequired) as exc:
+            raise _question_of(exc, walk_in, player) from None
         _done(request, movement, done)
         if check is not None and check.over_report_threshold and not movement.replayed:
             messages.warning(request, check.warning or "Over the report threshold today.")
+
+    def _ask_first(
+        self,
+        table: Table,
+        action: str,
+        walk_in: str,
+        player: Player | None,
+        amount: int,
+        elsewhere: str,
+        data: Any,
+    ) -> services.CashCheck | None:
+        """The page's questions, one at a time, before the service is called (reads only; the
+        service checks each again under its lock): "same person?" of a walk-in, then (after an
+        amount the table refuses, refused before anything is asked) the reason for a second table,
+        the identification, and last the confirmation. Returns the gaming day's check."""
+        if walk_in and data.get("confirmed_new") != "1":
+            same = same_person_candidates(name=walk_in)
+            if same:
+                raise _Question("same_person", f"Same person? {walk_in} may already be on file.", same)
+        self._check_amount(table, action, player, amount)
+        seated_here = (
+            player is not None and Seating.objects.active().filter(table=table, player=player).exists()
+        )
+        if action == "buy_in" and player is not None and not seated_here:
+            try:
+                services.check_one_table(player=player, table=table, elsewhere_reason=elsewhere)
+            except SeatedElsewhere as exc:
+                raise _Question("elsewhere", exc.message) from None
+        check = self._cash_check(player, action, amount)
+        if check is not None and check.needs_identification and not (data.get("id_number") or "").strip():
+            raise _Question("identification", check.warning)
+        if data.get("confirm") != "1":
+            self._confirm_first(table, action, walk_in or (player.name if player else ""), amount)
+        return check
 
     @staticmethod
     def _check_amount(table: Table, action: str, player: Player | None, amount: int) -> None:
@@ -312,17 +348,6 @@ class ManageTableView(PermissionRequiredMixin, View):
             rules.check_buy_in(amount=amount, chips_before=chips)
         else:
             rules.classify_rebuy(amount=amount, chips_before=chips)
-
-    @staticmethod
-    def _check_one_table(table: Table, player: Player, elsewhere: str) -> None:
-        """Ask for the floor's reason when ``player``, not seated here, sits at another table (the
-        seating checks again in the movement's transaction)."""
-        if Seating.objects.active().filter(table=table, player=player).exists():
-            return
-        try:
-            services.check_one_table(player=player, table=table, elsewhere_reason=elsewhere)
-        except SeatedElsewhere as exc:
-            raise _Question("elsewhere", exc.message) from None
 
     @staticmethod
     def _confirm_first(table: Table, action: str, who: str, amount: int) -> None:

@@ -35,7 +35,8 @@ name to call from outside the floor:
   created, revised, renamed, and their snapshots;
 * ``schedule_preview``: what a revision would change, before it is saved (``preview_revision``,
   ``rate_changes``, ``RevisionPreview``);
-* ``dealers``: clock in (``ClockedIn``) and out, who is on duty, who may run a table's hands;
+* ``dealers``: clock in (``ClockedIn``) and out, who is on duty, who may run a table's hands
+  (``check_runs_hands``) and move its chips (``check_moves_chips``);
 * ``waiting_lists``: the lists' places: add (``add_player``), a call-in's arrival, call, pass,
   seat from the list, remove, move by hand, open a table for an interest list, the time limits
   recorded (``expire_overdue``); ``list_setup``: lists opened and closed, the room's settings, a
@@ -66,6 +67,7 @@ from tables.services.cash_day import (
 from tables.services.common import User, acting_user
 from tables.services.dealers import (
     ClockedIn,
+    check_moves_chips,
     check_runs_hands,
     clock_in,
     clock_out,
@@ -155,6 +157,7 @@ __all__ = [
     "check_draft_entry",
     "check_effective_from",
     "check_misdeal_reason",
+    "check_moves_chips",
     "check_not_merged",
     "check_one_table",
     "check_rates_against_tables",

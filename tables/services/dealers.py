@@ -1,5 +1,6 @@
-"""Dealers: clocking in and out at a table (a down, :class:`tables.models.DealerShift`), and who
-may run a table's hands (:func:`check_runs_hands`, the one place of that rule)."""
+"""Dealers: clocking in and out at a table (a down, :class:`tables.models.DealerShift`), who may
+run a table's hands (:func:`check_runs_hands`, the one place of that rule) and who may move its
+chips (:func:`check_moves_chips`: the same, plus the cage)."""
 
 from __future__ import annotations
 
@@ -47,15 +48,36 @@ def check_runs_hands(table: Table, by: User) -> DealerShift | None:
     The one place this rule lives: every hand service of the money flow calls it under the table
     lock (deal, showdown, sweep declaration, confirmation, misdeal). ``by=None`` is the system (a
     data load, a job), never a request: the web always passes the request's user."""
+    return _dealer_here_or(table, by, anywhere=may_run_any_table(by), who="(or the floor) runs its hands")
+
+
+def check_moves_chips(table: Table, by: User) -> DealerShift | None:
+    """Who may sell chips at ``table`` or cash a player out there (buy-in, rebuy, cash-out): the
+    dealer clocked in there, the floor, or the cage. Returns the table's open down (None when
+    nobody is clocked in). Raises NotYourTable (403) for anyone else, saying who is clocked in.
+
+    The cage holds the cash and is no table's dealer: it is told by ``tables.cash_out_chips`` (the
+    cage's and the floor's permission, :mod:`tables.roles`; a dealer sells chips only at the table
+    they deal and cashes nobody out). What each role may do at all (sell, cash out) is its
+    permissions', checked by the views; this is only *where*. The money flow calls it under the
+    table lock (:mod:`handflow.chips`). ``by=None`` is the system, as in :func:`check_runs_hands`."""
+    cage = by is not None and by.is_authenticated and by.has_perm("tables.cash_out_chips")
+    return _dealer_here_or(
+        table, by, anywhere=cage or may_run_any_table(by), who="(or the floor, or the cage) moves its chips"
+    )
+
+
+def _dealer_here_or(table: Table, by: User, *, anywhere: bool, who: str) -> DealerShift | None:
+    """The table's open down when ``by`` is the system, acts ``anywhere``, or is the dealer clocked
+    in at ``table``; else NotYourTable: "Only the dealer clocked in at table N ``who``"."""
     shift = dealer_on_duty(table)
-    if by is None or may_run_any_table(by):
+    if by is None or anywhere:
         return shift
     if shift is not None and shift.dealer_id == by.pk:
         return shift
     on_duty = f"{shift.dealer.get_username()} is clocked in there" if shift else "nobody is clocked in there"
     raise NotYourTable(
-        f"Only the dealer clocked in at table {table.number} (or the floor) runs its hands; "
-        f"{on_duty}. Clock in at the table first."
+        f"Only the dealer clocked in at table {table.number} {who}; {on_duty}. Clock in at the table first."
     )
 
 

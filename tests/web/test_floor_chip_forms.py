@@ -191,3 +191,35 @@ def test_a_cash_out_without_a_player_chosen_is_refused(
     response = _floor(users).post("/floor/tables/36/", {"action": "cash_out", "token": "c3", "player": ""})
     assert response.status_code == 400
     assert "Choose a player" in _text(response)
+
+
+def test_the_services_decide_and_the_page_asks_their_refusal(
+    users: dict[str, Any], make_table: Callable[..., Table], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's own questions are a courtesy: with them skipped (the state changed after the
+    page asked), the money flow still refuses, and the page asks the same question; nothing is
+    written until it is answered."""
+    from web.floor_views import ManageTableView
+
+    monkeypatch.setattr(ManageTableView, "_ask_first", lambda self, *args: None)
+    other = make_table(number=40, game="holdem", stakes="nl-100-500", schedule="A")
+    table = make_table(number=41, game="holdem", stakes="nl-200-nomax", schedule="A")
+    ana = services.create_player(name="Ana Ruiz")
+    hand_flow.buy_in(
+        table=other, player=ana, amount_cents=20_000, seat_number=2, by=None, idempotency_key="s0"
+    )
+    floor, url = _floor(users), f"/floor/tables/{table.number}/"
+    players, movements = Player.objects.count(), ChipMovement.objects.count()
+    walk_in = {"action": "buy_in", "token": "s1", "player": "", "player_name": "ruiz, ana",
+               "seat_number": "4", "amount": "300"}  # fmt: skip
+    asked = floor.post(url, walk_in)
+    assert (asked.status_code, asked.context["question"].kind) == (409, "same_person")
+    assert asked.context["question"].candidates == [ana]
+    form = walk_in | {"player": str(ana.pk), "player_name": "", "amount": "12000"}
+    asked = floor.post(url, form)
+    assert (asked.status_code, asked.context["question"].kind) == (409, "elsewhere")
+    asked = floor.post(url, form | {"elsewhere_reason": "moving, chips racked"})
+    assert (asked.status_code, asked.context["question"].kind) == (409, "identification")
+    assert "over $10,000" in asked.context["question"].message
+    assert (Player.objects.count(), ChipMovement.objects.count()) == (players, movements)
+    assert not Seating.objects.active().filter(table=table).exists()

@@ -53,7 +53,8 @@ class Shift:
         return dict(response.json())
 
     def top_up(self, number: int, game: str) -> int:
-        """The dealer sells a rebuy to every player short of a playable stack; returns the cents sold."""
+        """The dealer clocked in at table ``number`` sells a rebuy to every player short of a
+        playable stack; returns the cents sold."""
         short, amount = (5_000, 10_000) if game == "chinese-poker" else (2_000, 2_000)
         sold = 0
         for player, cents in self.chips(number).items():
@@ -136,10 +137,10 @@ def test_a_shift_through_the_api_accounts_for_every_chip(
 
     for round_ in range(ROUNDS):
         for number, game, *_ in TABLES:
-            sold += shift.top_up(number, game)
             # The dealer pushes from table to table: clocking in here ends the down at the last one.
             down = shift.post(shift.dealer, f"/api/terminal/tables/{number}/clock-in/", {}, 201)
             assert (down["table"], down["dealer"], down["clocked_out_at"]) == (number, "dealer", None)
+            sold += shift.top_up(number, game)  # at the table the dealer is clocked in at
             hand = shift.post(
                 shift.dealer, f"/api/terminal/tables/{number}/hands/", fees_shown(shift.dealer, number), 201
             )
@@ -184,7 +185,7 @@ def test_a_shift_through_the_api_accounts_for_every_chip(
             assert shift.chips(62)[mover] == carried
             # A new session at table 62: its first purchase is a buy-in (the floor's), not a rebuy.
             more = {"player": mover, "amount_cents": 2_000}
-            refused = shift.dealer.post(
+            refused = shift.floor.post(
                 "/api/terminal/tables/62/rebuy/",
                 more,
                 format="json",

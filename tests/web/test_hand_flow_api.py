@@ -260,10 +260,10 @@ def test_permissions(
     for i, player in enumerate(seat_players(other, [1, 2])):
         hand_flow.buy_in(table=other, player=player, amount_cents=5_000, by=None, idempotency_key=f"o-{i}")
     hand = hand_flow.start_hand(table=other, by=None).hand
-    # The dealer is clocked in where the request goes: the first table for the deal, else the hand's.
-    floor_services.clock_in(
-        table=table if name == "start" else other, dealer=users["dealer"], by=users["floor"]
-    )
+    # The dealer is clocked in where the request goes: the first table for the deal and the chips
+    # (only its dealer, the floor or the cage moves a table's chips), else the hand's.
+    at_first = name in ("start", "buy-in", "seat and buy in", "rebuy", "cash-out")
+    floor_services.clock_in(table=table if at_first else other, dealer=users["dealer"], by=users["floor"])
     if name == "confirm":
         hand_flow.submit_showdown(hand=hand, submitted=SHOWDOWN, by=None)
     cage = users["nobody"].__class__.objects.create_user(username="cage", password="pw-cage")

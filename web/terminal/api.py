@@ -9,7 +9,12 @@ void, idempotency conflict, insufficient chips).
 Who may do what (:mod:`tables.roles`; docs/hand-flow.md): dealers run hands (start, showdown,
 confirm, misdeal) and sell chips at their table (buy-ins, rebuys: ``tables.sell_chips``); the
 cage and floor managers cash players out (``tables.cash_out_chips``); seating a player with a
-buy-in needs the floor's ``tables.manage_floor``; auditors read and change nothing.
+buy-in needs the floor's ``tables.manage_floor``, and a walk-in's buy-in (``new_player_name``)
+its ``tables.add_player``; auditors read and change nothing. Where (the dealer clocked in at the
+table, the floor or the cage), "same person?", one table at a time and the identification past
+the report threshold are the money flow's to decide (:mod:`handflow.chips`): their refusals
+come through the one error body (403 ``not_clocked_in``; 409 ``possible_duplicate``,
+``seated_elsewhere``, ``identification_required``).
 """
 
 from __future__ import annotations
@@ -61,6 +66,29 @@ ERRORS = {
     409: OpenApiResponse(
         ErrorSerializer,
         description="Conflicts with the state: chips locked in a hand, hand settled or void, key reused",
+    ),
+}
+
+
+#: The chip writes' errors: the role's permission or the table's dealer (403), the floor's
+#: questions the money flow asks before it sells or buys back chips (409).
+CHIP_ERRORS = {
+    **ERRORS,
+    403: OpenApiResponse(
+        ErrorSerializer,
+        description=(
+            "Your role does not allow this (permission_denied), or you are a dealer not clocked in "
+            "at this table (not_clocked_in: its dealer, the floor or the cage moves its chips)"
+        ),
+    ),
+    409: OpenApiResponse(
+        ErrorSerializer,
+        description=(
+            "Conflicts with the state: chips locked in a hand, key reused, already bought in, "
+            "seated_elsewhere (no elsewhere_reason), possible_duplicate (a walk-in: same person? "
+            "new_player_confirmed), identification_required (over the gaming day's report "
+            "threshold: record the player's identification first)"
+        ),
     ),
 }
 
@@ -192,8 +220,8 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
     @extend_schema(
         request=BuyInSerializer,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: ChipMovementSerializer, **ERRORS},
-        summary="Buy in (the session's first chips; seats the player if a seat is given)",
+        responses={201: ChipMovementSerializer, **CHIP_ERRORS},
+        summary="Buy in (the session's first chips; seats the player, or a walk-in, if a seat is given)",
     )
     @action(detail=True, methods=["post"], url_path="buy-in")
     @idempotent
@@ -202,11 +230,16 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
         data = _input(BuyInSerializer, request)
         if data.get("seat_number") is not None and not request.user.has_perm("tables.manage_floor"):
             raise PermissionDenied("Seating a player is the floor's job; seat the player first.")
+        if data["new_player_name"] and not request.user.has_perm("tables.add_player"):
+            raise PermissionDenied("Adding a player is the floor's job; add the player first.")
         movement = hand_flow.buy_in(
             table=table,
-            player=_player(data["player"]),
+            player=_player(data["player"]) if data["player"] is not None else None,
+            new_player_name=data["new_player_name"] or None,
+            new_player_confirmed=data["new_player_confirmed"],
             amount_cents=data["amount_cents"],
             seat_number=data.get("seat_number"),
+            elsewhere_reason=data["elsewhere_reason"],
             by=request.user,
             idempotency_key=ledger_key(idempotency_key),
         )
@@ -215,7 +248,7 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
     @extend_schema(
         request=RebuySerializer,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: ChipMovementSerializer, **ERRORS},
+        responses={201: ChipMovementSerializer, **CHIP_ERRORS},
         summary="Rebuy (a full rebuy, or the session's one short rebuy)",
     )
     @action(detail=True, methods=["post"])
@@ -235,7 +268,7 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
     @extend_schema(
         request=CashOutSerializer,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: ChipMovementSerializer, **ERRORS},
+        responses={201: ChipMovementSerializer, **CHIP_ERRORS},
         summary="Cash out: the player leaves the table with all their chips",
     )
     @action(detail=True, methods=["post"], url_path="cash-out")

@@ -30,6 +30,7 @@ from tables.models import (
     ReadingStatus,
     Table,
 )
+from web.floor_serializers import elsewhere_reason_field
 
 MAX_CENTS = 2**62  # within a 64-bit column: a larger amount is refused as input, never overflows
 
@@ -42,7 +43,30 @@ def _username(user: AbstractBaseUser | None) -> str | None:
 
 
 class BuyInSerializer(serializers.Serializer[dict[str, Any]]):
-    player = serializers.IntegerField(help_text="Player id.")
+    """A buy-in: a player on file (``player``) or a walk-in (``new_player_name``), exactly one."""
+
+    player = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Player id; or leave it out and give new_player_name for a walk-in.",
+    )
+    new_player_name = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=100,
+        help_text=(
+            "A walk-in: the new player's name, created with the buy-in (needs the floor's "
+            "tables.add_player, and a seat_number). 409 possible_duplicate when the name matches "
+            "a player on file, unless new_player_confirmed."
+        ),
+    )
+    new_player_confirmed = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="The floor checked the players on file: the walk-in is someone else (same person? no).",
+    )
     amount_cents = serializers.IntegerField(min_value=1)
     seat_number = serializers.IntegerField(
         min_value=1,
@@ -51,6 +75,14 @@ class BuyInSerializer(serializers.Serializer[dict[str, Any]]):
         default=None,
         help_text="For a player not seated yet: the seat to sit in (needs the floor's permission).",
     )
+    elsewhere_reason = elsewhere_reason_field()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if (attrs.get("player") is None) == (not attrs.get("new_player_name")):
+            raise serializers.ValidationError(
+                {"player": "Give a player id, or a new player's name for a walk-in, not both."}
+            )
+        return attrs
 
 
 class RebuySerializer(serializers.Serializer[dict[str, Any]]):
