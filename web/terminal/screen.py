@@ -41,6 +41,7 @@ from tables.models import (
     Table,
     format_cents,
 )
+from tables.selectors import choice_games
 from web.floor_forms import (
     BOARD_FIELDS,
     SWEEP_CHOICES,
@@ -100,10 +101,6 @@ def pad_amounts(table: Table, kill_pct: int = 100) -> tuple[PadKey, ...]:
     bets = [(cents, what + kill) for cents, what in ((small, "small bet"), (big, "big bet")) if cents]
     chips = [(n * chip, "") for n in (1, 5, 25, 100) if n * chip not in dict(bets)]
     return tuple(PadKey(cents, format_cents(cents), what) for cents, what in bets + chips)
-
-
-def _dealers_choice_games() -> tuple[Game, ...]:
-    return tuple(Game.objects.filter(kind=GameKind.POT, is_dealers_choice=False, is_active=True))
 
 
 def seats_before_deal(
@@ -523,7 +520,9 @@ def _between_hands(
     plan: DealPlan | None = None
     plan_error = ""
     picker: int | None = None
-    games = _dealers_choice_games() if table.game.is_dealers_choice else ()
+    # The games the button picks from: the floor decides the set in one place (a choice game's own
+    # list, Seven Card Stud Choice's three; at dealer's choice every approved pot game).
+    games = tuple(choice_games(table.game))
     # The plan the seats are drawn from: the deal's, or at dealer's choice before the pick, the
     # plan of any of its games: they are all pot games, which deal every seat that can pay from
     # the same button at the same fees, so the seat that picks (the next hand's button) is known.
