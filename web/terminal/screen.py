@@ -148,6 +148,25 @@ def seats_before_deal(
     return tuple(rows)
 
 
+#: The value of a seat's ``folded_<seat>`` when the screen, not the dealer, folded it: the seat
+#: showed no cards once every other seat had all of its own (``static/terminal.js``).
+MUCKED = "auto"
+
+
+def showdown_order(players: Sequence[Mapping[str, Any]], *, pot: bool) -> list[Mapping[str, Any]]:
+    """The seats of the entry in the order their cards are tapped (``players`` by position, the
+    button first, as the serializer gives them). A pot game's: from the button's left round to the
+    button, the order the cards were dealt and a showdown goes round the table, so a button that
+    folded is the last seat and, showing no cards, is read as folded without a tap. The games whose
+    players set hands keep the button first: it is the action button there and shows first."""
+    ordered = list(players)
+    buttons = [i for i, p in enumerate(ordered) if p.get("is_button")]
+    if not pot or not buttons:
+        return ordered
+    cut = buttons[0] + 1
+    return ordered[cut:] + ordered[:cut]
+
+
 def showdown_entry(
     *,
     table: Table,
@@ -180,7 +199,7 @@ def showdown_entry(
             boards.append(card_field(BOARD_FIELDS[i], label, rules.board_cards, label.lower()))
     kill_seat, kill_blind = hand.get("kill_seat"), hand.get("kill_blind_cents")
     seats = []
-    for p in hand["players"]:
+    for p in showdown_order(hand["players"], pot=game.kind == GameKind.POT):
         seat = p["seat_number"]
         where = f"seat {seat}"
         declared = p.get("sweep_declared") or ""
@@ -211,6 +230,7 @@ def showdown_entry(
                 after_draw=values.get(f"after_draw_{seat}", ""),
                 after_draw_bad=f"after_draw_{seat}" in bad,
                 folded=bool(values.get(f"folded_{seat}")),
+                folded_auto=values.get(f"folded_{seat}") == MUCKED,
                 checked_seven=bool(values.get(f"checked_seven_{seat}")),
                 declare=declare,
                 declare_bad=f"declare_{seat}" in bad,
