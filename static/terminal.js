@@ -4,8 +4,10 @@
 // This script fills those inputs from taps (the card grid, the put-in pad, "all in", "won
 // without a showdown"), checks them as they change (unknown card, a card twice, wrong count),
 // greys out the cards in use, fills the last row when the deck's last cards can only go there,
-// and reads the hand as soon as the entry is complete. The server checks everything again;
-// nothing here decides a rule.
+// reads a pot game's seat that shows no cards as folded once every seat showing cards has them
+// all (the screen ticks its "Folded", and a card tapped into it clears that), and reads the hand
+// as soon as the entry is complete. The server checks everything again; nothing here decides a
+// rule.
 //
 // Nothing is lost: the entry is kept on this tablet as it changes (localStorage, per hand) and
 // sent to the server as a draft (PUT .../draft/, a moment after the last tap), so a reload, a
@@ -18,6 +20,9 @@
   var RANKS = "23456789TJQKA", SUITS = "SHDC";
   var HAND_PREFIX = "terminal:hand:", WRITES = "terminal:writes";
   var pageLoad = true;  // the screen drawn by a page load (not by a swap): this tablet's kept taps go back in
+  // How long the entry waits, complete but for seats showing no cards, before it reads them as
+  // folded: a dealer still tapping the next seat's cards (a tap or two a second) isn't read early.
+  var MUCK_DELAY = 800, muckTimer = null;
 
   function canonical(text) {
     var t = text.trim().toUpperCase();
@@ -80,7 +85,9 @@
     if (!htmxBusy) afterHtmx.splice(0).forEach(function (run) { run(); });
   });
   // For the tests and anyone watching: nothing of this screen is waiting to be sent or in flight.
-  window.terminalIdle = function () { return !fetching && !saveTimer && !afterHtmx.length && !held.length; };
+  window.terminalIdle = function () {
+    return !fetching && !saveTimer && !muckTimer && !afterHtmx.length && !held.length;
+  };
   function send(method, url, key, body) {
     fetching++;
     return window.fetch(url, {
@@ -279,9 +286,14 @@
       var input = box && box.querySelector("input[name^=" + name + "_]");
       return !!(input && input.checked);
     }
+    // "Folded" is the dealer's tap (value "on") or the screen's reading of a seat that shows no
+    // cards (value "auto", a mucked hand): the next card still goes into such a seat, and puts it
+    // back in the showdown.
+    function foldBox(box) { return box ? box.querySelector("input[name^=folded_]") : null; }
+    function mucked(box) { var f = foldBox(box); return !!(f && f.checked && f.value === "auto"); }
     function skipped(input) {
       var box = seatBox(input);
-      return flag(box, "folded") || flag(box, "surrender") || flag(box, "fouled");
+      return (flag(box, "folded") && !mucked(box)) || flag(box, "surrender") || flag(box, "fouled");
     }
     function count(input) { return parseInt(input.dataset.count || "0", 10); }
     function full(input) { return tokens(input.value).length >= count(input); }
@@ -300,7 +312,8 @@
       if (target) {
         target.textContent = input
           ? "Tapping into " + input.dataset.where + ", " + input.labels[0].textContent.toLowerCase() +
-            " (" + tokens(input.value).length + " of " + count(input) + ")"
+            " (" + tokens(input.value).length + " of " + count(input) + ")" +
+            (mucked(seatBox(input)) ? ": it shows no cards and is read as folded; a card here puts it back in" : "")
           : "Every card is entered; tap a greyed card to take it back.";
       }
     }
@@ -427,8 +440,8 @@
       if (!input) return;
       input.value = toDollars(stack);
       input.dataset.own = "1";
-      var folded = box.querySelector("input[name^=folded_]");
-      if (folded) folded.checked = false;
+      var folded = foldBox(box);
+      if (folded) { folded.checked = false; folded.value = "on"; folded.dataset.live = "1"; showMuck(box); }
       if (called && (toCents(called.value) || 0) < stack) called.value = toDollars(stack);
       applyCalled();
       changed(input);
@@ -448,11 +461,72 @@
     }
     function won(seat) {
       seats().forEach(function (box) {
-        var folded = box.querySelector("input[name^=folded_]");
-        if (folded) folded.checked = box.dataset.seat !== String(seat);
+        var folded = foldBox(box);
+        if (folded) { folded.checked = box.dataset.seat !== String(seat); folded.value = "on"; showMuck(box); }
       });
       applyCalled();
       changed();
+    }
+
+    // --- A seat that shows no cards (pot games): once the put-ins and the board are in and every
+    // other seat has all its cards or folded, with two hands shown at least (a showdown: one
+    // alone is "Won, no showdown"), it mucked: it is read as folded, as a card room reads it, and
+    // the screen says so on the seat and beside the reading. Not a seat the dealer put back in
+    // (unticked its "Folded", or all in: an all-in hand is shown). It stays folded until a card
+    // goes into it (which puts it back in), so correcting another seat's card doesn't move it; a
+    // tap on its "Folded" makes the fold the dealer's own (a fold tapped is never undone by it).
+    function ownFields(box) { return fields.filter(function (f) { return seatBox(f) === box; }); }
+    function showsNone(box) { return ownFields(box).every(function (f) { return !tokens(f.value).length; }); }
+    function showMuck(box) {
+      var note = box.querySelector(".muck");
+      if (note) note.hidden = !mucked(box);
+    }
+    function potCents() {
+      return seats().reduce(function (sum, box) { return sum + (toCents(putIn(box).value || "0") || 0); }, 0);
+    }
+    function mucks() {
+      if (!called || !potCents()) return [];
+      var boards = fields.filter(function (f) { return !seatBox(f); });
+      if (!boards.every(full)) return [];
+      var shown = 0, none = [];
+      for (var i = 0, boxes = seats(); i < boxes.length; i++) {
+        var box = boxes[i], own = ownFields(box), fold = foldBox(box);
+        if (own.length && own.every(full)) { shown++; continue; }
+        if (flag(box, "folded") && !mucked(box)) continue;  // folded by the dealer's tap
+        if (!fold || fold.dataset.live === "1" || !showsNone(box)) return [];
+        none.push(box);
+      }
+      return shown >= 2 ? none : [];
+    }
+    function setMuck(box, on) {
+      var fold = foldBox(box);
+      fold.checked = on;
+      fold.value = on ? "auto" : "on";
+      showMuck(box);
+    }
+    // Bring the seats read as folded in line with the entry: one a card went into is put back at
+    // once; one newly mucked is read so after MUCK_DELAY (or ``now``). True if one changed.
+    function settleMucks(now) {
+      var moved = false;
+      seats().forEach(function (box) {
+        if (mucked(box) && !showsNone(box)) { setMuck(box, false); moved = true; }
+      });
+      window.clearTimeout(muckTimer);
+      muckTimer = null;
+      var pending = (check() ? mucks() : []).filter(function (box) { return !mucked(box); });
+      if (pending.length && now) {
+        pending.forEach(function (box) { setMuck(box, true); });
+        moved = true;
+      } else if (pending.length) {
+        muckTimer = window.setTimeout(function () {
+          muckTimer = null;
+          if (!document.body.contains(form)) return;  // the screen was drawn again meanwhile
+          settleMucks(true);
+          changed();
+        }, MUCK_DELAY);
+      }
+      if (moved) { applyCalled(); setActive(active, insertAt); }
+      return moved;
     }
 
     // --- Checks as entered, the grid, and the reading as soon as the entry is complete.
@@ -488,11 +562,12 @@
       var boxes = seats(), pot = !!called;
       if (pot) {
         var live = boxes.filter(function (box) { return !flag(box, "folded"); });
-        var total = boxes.reduce(function (sum, box) { return sum + (toCents(putIn(box).value || "0") || 0); }, 0);
-        if (!live.length || !total) return false;
+        if (!live.length || !potCents()) return false;
         if (live.length === 1) return true;  // won without a showdown: no cards needed
       }
-      return fields.every(function (f) { return skipped(f) || tokens(f.value).length === count(f); });
+      return fields.every(function (f) {
+        return skipped(f) || mucked(seatBox(f)) || tokens(f.value).length === count(f);
+      });
     }
     // The reading on the screen is of the entry as it was: it can't be confirmed once that changed.
     function stale(reading) {
@@ -515,11 +590,12 @@
       var ok = check(), ready = ok && complete();
       mark();
       refreshKeys();
-      stale(ready);
+      stale(ready || !!muckTimer);
       if (ready && window.htmx) window.htmx.trigger(form, "autoread");
     }
     function changed(input) {
       touched(input && input.target ? input.target : input);
+      settleMucks(false);
       keep();
       read();
     }
@@ -534,7 +610,10 @@
       Object.keys(saved).forEach(function (name) {
         var input = form.querySelector("[name='" + name + "']");
         if (!input || input.type === "hidden" && name.indexOf("declare_") === 0) return;
-        if (input.type === "checkbox") input.checked = !!saved[name];
+        if (input.type === "checkbox") {
+          input.checked = !!saved[name];
+          if (name.indexOf("folded_") === 0) input.value = saved[name] === "auto" ? "auto" : "on";
+        }
         else if (input.tagName !== "SELECT") input.value = saved[name];
       });
       all(form, "input[type=checkbox]").forEach(function (box) { if (!(box.name in saved)) box.checked = false; });
@@ -559,7 +638,15 @@
     all(form, "button[data-won]").forEach(function (b) { b.addEventListener("click", function () { won(b.dataset.won); }); });
     all(form, "input[type=checkbox]").forEach(function (box) {
       box.addEventListener("change", function () {
-        if (box.name.indexOf("folded_") === 0) applyCalled();
+        if (box.name.indexOf("folded_") === 0) {
+          // The dealer's own tap: a fold (on a seat read as folded, the fold is made the dealer's),
+          // or a seat put back in the showdown (not read as mucked again).
+          if (box.value === "auto" && !box.checked) box.checked = true;
+          box.value = "on";
+          if (box.checked) delete box.dataset.live; else box.dataset.live = "1";
+          showMuck(seatBox(box));
+          applyCalled();
+        }
         if (active && skipped(active)) setActive(next(active));
         changed();
       });
@@ -579,13 +666,15 @@
     if (padName && padName.value) setPadTarget(form.querySelector("input.amount[name='" + padName.value + "']"));
     var named = activeName && activeName.value && form.querySelector("input.cards[name='" + activeName.value + "']");
     setActive(named && !full(named) ? named : next(null));
+    seats().forEach(showMuck);
+    var settled = settleMucks(false);  // in line with the entry drawn (this tablet's taps put back)
     check();
     mark();
     refreshKeys();
     keep();
     // The entry drawn isn't the one the reading on the screen was made from (a draft kept since),
     // or this tablet's taps were put back: read it again before it can be confirmed.
-    if (form.dataset.changed === "1" || (fresh && record && record.pending)) read();
+    if (form.dataset.changed === "1" || (fresh && record && record.pending) || settled) read();
   }
 
   function setup(root) {

@@ -82,6 +82,9 @@ class SeatEntry:
     after_draw: str
     after_draw_bad: bool
     folded: bool
+    #: Folded by the screen, not by a tap: the seat showed no cards once every other seat had all
+    #: its cards (a pot game's mucked hand); a card tapped into it puts it back in.
+    folded_auto: bool
     checked_seven: bool
     declare: str
     declare_bad: bool
@@ -110,6 +113,11 @@ class ShowdownEntry:
     #: The entry drawn is a draft kept since the reading on the screen was made (it differs): the
     #: reading can't be confirmed until the entry is read again.
     changed_since_reading: bool = False
+
+    @property
+    def mucked(self) -> tuple[int, ...]:
+        """The seats read as folded because they show no cards (:attr:`SeatEntry.folded_auto`)."""
+        return tuple(s.seat for s in self.seats if s.folded and s.folded_auto)
 
 
 @dataclass(frozen=True)

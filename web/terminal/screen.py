@@ -41,6 +41,7 @@ from tables.models import (
     Table,
     format_cents,
 )
+from tables.selectors import choice_games
 from web.floor_forms import (
     BOARD_FIELDS,
     SWEEP_CHOICES,
@@ -102,10 +103,6 @@ def pad_amounts(table: Table, kill_pct: int = 100) -> tuple[PadKey, ...]:
     return tuple(PadKey(cents, format_cents(cents), what) for cents, what in bets + chips)
 
 
-def _dealers_choice_games() -> tuple[Game, ...]:
-    return tuple(Game.objects.filter(kind=GameKind.POT, is_dealers_choice=False, is_active=True))
-
-
 def seats_before_deal(
     table: Table,
     chips: Iterable[SeatChips],
@@ -151,6 +148,25 @@ def seats_before_deal(
     return tuple(rows)
 
 
+#: The value of a seat's ``folded_<seat>`` when the screen, not the dealer, folded it: the seat
+#: showed no cards once every other seat had all of its own (``static/terminal.js``).
+MUCKED = "auto"
+
+
+def showdown_order(players: Sequence[Mapping[str, Any]], *, pot: bool) -> list[Mapping[str, Any]]:
+    """The seats of the entry in the order their cards are tapped (``players`` by position, the
+    button first, as the serializer gives them). A pot game's: from the button's left round to the
+    button, the order the cards were dealt and a showdown goes round the table, so a button that
+    folded is the last seat and, showing no cards, is read as folded without a tap. The games whose
+    players set hands keep the button first: it is the action button there and shows first."""
+    ordered = list(players)
+    buttons = [i for i, p in enumerate(ordered) if p.get("is_button")]
+    if not pot or not buttons:
+        return ordered
+    cut = buttons[0] + 1
+    return ordered[cut:] + ordered[:cut]
+
+
 def showdown_entry(
     *,
     table: Table,
@@ -183,7 +199,7 @@ def showdown_entry(
             boards.append(card_field(BOARD_FIELDS[i], label, rules.board_cards, label.lower()))
     kill_seat, kill_blind = hand.get("kill_seat"), hand.get("kill_blind_cents")
     seats = []
-    for p in hand["players"]:
+    for p in showdown_order(hand["players"], pot=game.kind == GameKind.POT):
         seat = p["seat_number"]
         where = f"seat {seat}"
         declared = p.get("sweep_declared") or ""
@@ -214,6 +230,7 @@ def showdown_entry(
                 after_draw=values.get(f"after_draw_{seat}", ""),
                 after_draw_bad=f"after_draw_{seat}" in bad,
                 folded=bool(values.get(f"folded_{seat}")),
+                folded_auto=values.get(f"folded_{seat}") == MUCKED,
                 checked_seven=bool(values.get(f"checked_seven_{seat}")),
                 declare=declare,
                 declare_bad=f"declare_{seat}" in bad,
@@ -523,7 +540,9 @@ def _between_hands(
     plan: DealPlan | None = None
     plan_error = ""
     picker: int | None = None
-    games = _dealers_choice_games() if table.game.is_dealers_choice else ()
+    # The games the button picks from: the floor decides the set in one place (a choice game's own
+    # list, Seven Card Stud Choice's three; at dealer's choice every approved pot game).
+    games = tuple(choice_games(table.game))
     # The plan the seats are drawn from: the deal's, or at dealer's choice before the pick, the
     # plan of any of its games: they are all pot games, which deal every seat that can pay from
     # the same button at the same fees, so the seat that picks (the next hand's button) is known.

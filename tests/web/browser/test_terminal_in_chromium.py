@@ -40,6 +40,14 @@ def deal(dealer: Dealer) -> None:
     assert dealer.page.inner_text("#hand-status") == "dealt"
 
 
+def entry_order(dealer: Dealer) -> list[int]:
+    """The seats of the showdown entry as the screen lists them, the order their cards are tapped:
+    a pot game's from the button's left, the button last; Chinese and Taiwanese poker's from the
+    button (the action button)."""
+    seats = dealer.page.eval_on_selector_all("#seats [data-seat]", "els => els.map(e => +e.dataset.seat)")
+    return [int(n) for n in seats]
+
+
 def read_and_confirm(dealer: Dealer) -> None:
     """The entry is complete: the reading is on the screen (read as the last card was tapped),
     with "Confirm and pay" on it; one tap settles the hand."""
@@ -76,11 +84,12 @@ def test_three_player_holdem_by_taps(
     deal(dealer)
     hand = Hand.objects.get(table=table)
     first, second, third = (p.seat.number for p in hand.players.order_by("position"))
+    assert entry_order(dealer) == [second, third, first]  # from the button's left, the button last
     before = chips(table, *players)
     dealer.cards("Ah", "Kd", "7c", "7s", "2h")  # the board, then each seat in turn
-    dealer.cards("As", "Ac")
     dealer.cards("Kc", "Qc")
     dealer.tap(f"label:has(#folded_{third})")
+    dealer.cards("As", "Ac")
     dealer.tap("#put-in-pad button[data-add='800']")  # each live player put in the big bet
     read_and_confirm(dealer)
     dealer.done("3-player hold'em", taps=1 + 12)  # the tap on "Deal", then at most 12
@@ -102,11 +111,10 @@ def test_nine_handed_holdem_with_two_side_pots(
     dealer = dealer_at(table)
     deal(dealer)
     assert dealer.page.evaluate(IN_VIEW, "#read-showdown")
-    by_position = [hp.seat.number for hp in Hand.objects.get(table=table).players.order_by("position")]
     dealer.cards("Ah", "Kd", "7c", "7s", "2h")
     hole = {1: ("9c", "8c"), 2: ("Qc", "Jd"), 3: ("Tc", "3d"), 5: ("Qd", "Jc"), 9: ("6h", "6d")}
     folded = {4, 6, 7, 8}
-    for number in by_position:
+    for number in entry_order(dealer):
         if number in folded:
             dealer.tap(f"label:has(#folded_{number})")
         else:
@@ -267,9 +275,9 @@ def test_dealers_choice_lowball(
     assert dealer.page.locator("#card-picker [data-card=JK]").count() == 0
     first, second, third = (hp.seat.number for hp in hand.players.order_by("position"))
     before = chips(table, *players)
-    dealer.cards("7c", "5d", "4h", "3s", "2c")  # a seven low
-    dealer.cards("8c", "6d", "4s", "3h", "2d")
+    dealer.cards("8c", "6d", "4s", "3h", "2d")  # the button's left first
     dealer.tap(f"label:has(#folded_{third})")
+    dealer.cards("7c", "5d", "4h", "3s", "2c")  # a seven low, the button's
     dealer.tap("#put-in-pad button[data-add='800']")
     dealer.page.wait_for_selector("#confirm:enabled")
     assert "7-5-4-3-2" in dealer.page.inner_text("#readings")
@@ -308,10 +316,10 @@ def test_a_refused_entry_is_corrected_by_changing_one_card(
     hand = Hand.objects.get(table=table)
     first, second, third = (hp.seat.number for hp in hand.players.order_by("position"))
     dealer.cards("Ah", "Kd", "7c", "7s", "2h")
-    dealer.cards("As", "Ac")
     dealer.type(f"#cards_{second}", "Kc Qx")  # a slip on the keyboard
     assert "unknown card Qx" in dealer.page.inner_text(f"#cards_{second}-error")
     dealer.tap(f"label:has(#folded_{third})")
+    dealer.cards("As", "Ac")  # the button's
     dealer.tap("#put-in-pad button[data-add='800']")
     dealer.tap("#read-showdown")  # sent anyway: refused, nothing read
     page = dealer.page

@@ -43,36 +43,107 @@ def positions(hand: Hand) -> list[int]:
     return [hp.seat.number for hp in hand.players.order_by("position")]
 
 
+def entry_order(dealer: Dealer) -> list[int]:
+    """The seats of the showdown entry as the screen lists them (the order their cards are tapped)."""
+    seats = dealer.page.eval_on_selector_all("#seats [data-seat]", "els => els.map(e => +e.dataset.seat)")
+    return [int(n) for n in seats]
+
+
 def test_holdem_showdown_with_one_short_all_in(
     dealer_at: Callable[..., Dealer], make_table: Callable[..., Table], seat: Callable[..., list[Player]]
 ) -> None:
     """Three at no-limit hold'em: the button folds, the short stack (seat 3, $20) is all in and
     seat 2 calls. Its "All in" is one tap: its put-in is its chips, and seat 2, still in, put in as
-    much. The reading starts when the last card is in. Before: 16 taps (the $20 built from the
-    chip keys), 19 with "All in" from the pad (the seat's put-in, the key, back to "each live
-    player", the keys). Now at most 12 after the deal."""
+    much. The cards go round from the button's left, the button last: the button shows none, so
+    once seats 2 and 3 have theirs it is read as folded (no tap), and the reading starts with the
+    last card. Before: 16 taps (the $20 built from the chip keys), 19 with "All in" from the pad
+    (the seat's put-in, the key, back to "each live player", the keys), 13 with the button's
+    "Folded" tapped. Now 12, the deal and "Confirm and pay" included."""
     table = make_table(game="holdem", stakes="nl-20-100", schedule="A")
     players = seat(table, {1: 10_000, 2: 10_000, 3: 2_000})
     dealer = dealer_at(table)
     before = chips(table, *players)
     hand = deal(dealer)
     assert positions(hand)[0] == 1  # seat 1 has the button (and paid the fee)
-    dealer.tap("label:has(#folded_1)")
+    assert entry_order(dealer) == [2, 3, 1]  # from the button's left, the button last
     dealer.tap("#all_in_3")
     page = dealer.page
     assert page.input_value("#put_in_3") == "20"
     assert page.input_value("#put_in_2") == "20"  # still in: called the all-in
-    assert page.input_value("#put_in_1") == ""
     dealer.cards("Ah", "Kd", "7c", "7s", "2h")
     dealer.cards("As", "Ac")  # seat 2
-    dealer.cards("Kc", "Qc")  # seat 3: the last card, and the reading is on the screen
+    dealer.cards("Kc", "Qc")  # seat 3: the last card shown; the button shows none
     page.wait_for_selector("#confirm:enabled")
+    # The button is read as folded, and the screen says so on the seat and beside the reading.
+    assert page.is_checked("#folded_1")
+    assert page.get_attribute("#folded_1", "value") == "auto"
+    assert page.is_visible("#muck_1")
+    assert page.input_value("#put_in_1") == ""
+    assert "Read as folded, no cards shown: seat 1." in page.inner_text("#mucked")
+    accessible(page)
     dealer.tap("#confirm")
     assert page.inner_text("#hand-status") == "settled"
-    dealer.done("hold'em, one short all-in", taps=1 + 12)
+    dealer.done("hold'em, one short all-in", taps=12)
     fee = hand.players.get(seat__number=1).fee_cents or 0
     after = chips(table, *players)
     assert [a - b for a, b in zip(after, before, strict=True)] == [-fee, 2_000, -2_000]
+    assert verify_ledger().ok
+
+
+def test_a_seat_read_as_folded_is_put_back_by_its_cards_or_by_the_dealer(
+    dealer_at: Callable[..., Dealer], make_table: Callable[..., Table], seat: Callable[..., list[Player]]
+) -> None:
+    """Three show down at $4-$8, the put-ins entered first. Once two seats have their cards the
+    third, showing none yet, is read as folded (the reading is on the screen, saying so, also after
+    a reload); its first card puts it back in (the reading can't be confirmed until its second is
+    in); a card taken back leaves it showing none again, read as folded again; a tap on its
+    "Folded" makes the fold the dealer's own, and a second one puts it back in. The reading
+    confirmed is of three hands."""
+    table = make_table(game="holdem", stakes="limit-4-8", schedule="A")
+    players = seat(table, {1: 8_000, 2: 8_000, 3: 8_000})
+    dealer = dealer_at(table)
+    before = chips(table, *players)
+    deal(dealer)
+    first, second, third = entry_order(dealer)
+    page = dealer.page
+    dealer.tap("#put-in-pad button[data-add='800']")
+    dealer.cards("Ah", "Kd", "7c", "7s", "2h", "Kc", "Qc", "As", "Ac")
+    page.wait_for_selector("#confirm:enabled")
+    assert page.get_attribute(f"#folded_{third}", "value") == "auto"
+    assert page.input_value(f"#put_in_{third}") == ""
+    assert f"Read as folded, no cards shown: seat {third}." in page.inner_text("#mucked")
+    assert f"seat {third}" in page.inner_text("#picker-target")  # the next card goes there
+    page.reload()
+    dealer.idle()
+    assert page.get_attribute(f"#folded_{third}", "value") == "auto"
+    assert page.is_visible(f"#muck_{third}")
+    page.wait_for_selector("#confirm:enabled")
+    dealer.cards("Jc")
+    assert not page.is_checked(f"#folded_{third}")
+    assert page.is_hidden(f"#muck_{third}")
+    assert page.input_value(f"#put_in_{third}") == "8"  # in: put in what each live player did
+    assert page.is_disabled("#confirm")  # the reading on the screen isn't of this entry
+    dealer.cards("Jc")  # taken back: it shows none again
+    assert page.get_attribute(f"#folded_{third}", "value") == "auto"
+    dealer.tap(f"label:has(#folded_{third})")  # the dealer's tap: the fold is the dealer's own
+    assert page.is_checked(f"#folded_{third}")
+    assert page.get_attribute(f"#folded_{third}", "value") == "on"
+    assert page.is_hidden(f"#muck_{third}")
+    dealer.tap(f"label:has(#folded_{third})")  # and untapped: back in, and it stays in
+    assert not page.is_checked(f"#folded_{third}")
+    assert page.input_value(f"#put_in_{third}") == "8"
+    assert page.is_disabled("#confirm")
+    dealer.cards("Jc", "Jd")
+    page.wait_for_selector("#confirm:enabled")
+    assert page.locator("#mucked").count() == 0
+    assert page.locator("#readings li").count() == 3
+    dealer.tap("#confirm")
+    assert page.inner_text("#hand-status") == "settled"
+    after = chips(table, *players)
+    moved = {n: a - b for n, a, b in zip((1, 2, 3), after, before, strict=True)}
+    fees = {hp.seat.number: hp.fee_cents or 0 for hp in Hand.objects.get(table=table).players.all()}
+    # Aces full wins the $24 pot: $8 from each of the others.
+    assert {n: moved[n] + fees[n] for n in moved} == {first: -800, second: 1_600, third: -800}
     assert verify_ledger().ok
 
 
@@ -189,9 +260,9 @@ def test_a_reload_at_each_step_loses_nothing(
         page.wait_for_function(IDLE)
 
     hand = deal(dealer)
-    first, second, third = positions(hand)
     reload()
     assert page.inner_text("#hand-status") == "dealt"
+    first, second, third = entry_order(dealer)  # the order the cards go in
     dealer.cards("Ah", "Kd", "7c", "7s", "2h", "As", "Ac", "Kc", "Qc")  # nine cards
     reload()
     assert page.input_value("#board") == "Ah Kd 7c 7s 2h"
@@ -233,7 +304,7 @@ def test_taps_made_while_the_connection_is_down_are_kept_and_sent_once(
     dealer = dealer_at(table)
     page = dealer.page
     hand = deal(dealer)
-    first, second, third = positions(hand)
+    first, second, third = entry_order(dealer)
     sent: list[Any] = []
     page.on("request", lambda r: sent.append(r) if "/api/terminal/" in r.url else None)
     page.context.set_offline(True)
