@@ -38,7 +38,7 @@ import multiprocessing
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.db import connection, connections, models, transaction
 from django.utils import timezone
@@ -46,6 +46,7 @@ from django.utils import timezone
 from casino.core.version import software_version
 from handflow.keys import digest_of
 from ledger.models import (
+    SETTLEMENT_KINDS,
     Account,
     AccountKind,
     CheckSource,
@@ -53,11 +54,10 @@ from ledger.models import (
     IntegrityCheck,
     IntegrityScope,
     JournalTransaction,
-    TransactionKind,
 )
 from ledger.shifts import local_midnight
 from poker.errors import ShowdownError
-from poker.postings import Postings, PostingsKind, first_line_difference, settlement_postings
+from poker.postings import Postings, first_line_difference, settlement_postings
 from poker.reading import Reading
 from poker.showdown import decide
 from tables.models import (
@@ -79,10 +79,6 @@ CHUNK_HANDS = 4000
 MAX_DIFFERENCES = 1000
 """Differences kept (and stored) per audit; the count of all of them is kept too."""
 
-SETTLEMENT_KINDS: Final = {
-    PostingsKind.POT: TransactionKind.POT_AWARD,
-    PostingsKind.PAYMENTS: TransactionKind.SETTLEMENT_PAYMENT,
-}
 POT = "pot"  # the hand's pot account, in a ledger line
 
 Line = tuple[int | str, int]

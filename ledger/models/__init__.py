@@ -17,7 +17,8 @@ were one module); import the models from here, ``from ledger.models import Accou
 * ``base``: :class:`AppendOnlyModel` and :class:`RecordQuerySet` (``AppendOnlyQuerySet``), the
   records' base;
 * ``accounts``: :class:`AccountKind`, :class:`Account`;
-* ``journal``: :class:`TransactionKind`, :class:`JournalTransaction`, :class:`Entry`;
+* ``journal``: :class:`TransactionKind`, :class:`JournalTransaction`, :class:`Entry`, and
+  :data:`SETTLEMENT_KINDS` (the transaction kind that settles each kind of postings);
 * ``chain``: :data:`GENESIS_HASH`, :data:`ROOM_CHAIN`, :func:`chain_for_table`, :class:`ChainHead`;
 * ``waivers``: :class:`FeeWaiver`;
 * ``drop_counts``: :class:`DropCount`, :class:`VarianceSignOff`;
@@ -46,13 +47,14 @@ from ledger.models.checkpoints import CheckpointKind, CheckpointPart, Verificati
 from ledger.models.drop_counts import DropCount, VarianceSignOff
 from ledger.models.exports import ExportFormat, ExportStatus, ReportExport, ReportKind
 from ledger.models.integrity import CheckSource, IntegrityCheck, IntegrityScope
-from ledger.models.journal import Entry, JournalTransaction, TransactionKind
+from ledger.models.journal import SETTLEMENT_KINDS, Entry, JournalTransaction, TransactionKind
 from ledger.models.shift_closes import ShiftClose
 from ledger.models.waivers import FeeWaiver
 
 __all__ = [
     "GENESIS_HASH",
     "ROOM_CHAIN",
+    "SETTLEMENT_KINDS",
     "AccessEvent",
     "AccessEventKind",
     "Account",

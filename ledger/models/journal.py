@@ -7,11 +7,16 @@ happen (see ``docs/ledger.md`` for the full list of invariants and where each is
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
 from ledger.models.accounts import Account
+from poker.postings import PostingsKind
 
 
 class TransactionKind(models.TextChoices):
@@ -23,6 +28,15 @@ class TransactionKind(models.TextChoices):
     SETTLEMENT_PAYMENT = "settlement_payment", "Settlement payments"
     TABLE_TRANSFER = "table_transfer", "Chips moved between tables"
     REVERSAL = "reversal", "Reversal"
+
+
+SETTLEMENT_KINDS: Final[Mapping[PostingsKind, TransactionKind]] = MappingProxyType(
+    {PostingsKind.POT: TransactionKind.POT_AWARD, PostingsKind.PAYMENTS: TransactionKind.SETTLEMENT_PAYMENT}
+)
+"""The kind of the transaction that settles each kind of a reading's postings
+(:class:`poker.postings.Postings`): a pot game's put-ins and awards are one ``pot_award``
+(``ledger.services.award_pot``), Chinese and Taiwanese poker's payments one ``settlement_payment``
+(``post_payments``). The audits compare a hand's settlement against it."""
 
 
 class JournalTransaction(models.Model):
