@@ -37,10 +37,10 @@ from django.db.models import Q
 from casino.core.versions import CHRONOLOGICAL_ORDERING, version_in_force
 from ledger.anchors import compare, stored_documents
 from ledger.hashing import json_digest, posting_digest
-from ledger.models import AccountKind, Entry, JournalTransaction, TransactionKind
+from ledger.models import SETTLEMENT_KINDS, AccountKind, Entry, JournalTransaction, TransactionKind
 from ledger.verification import LedgerReport, Problem, ProblemList, verify_ledger
 from poker.errors import ShowdownError
-from poker.postings import Postings, PostingsKind, first_line_difference
+from poker.postings import Postings, first_line_difference
 from tables.models import (
     CollectionRate,
     CollectionSchedule,
@@ -55,11 +55,6 @@ from tables.selectors import rate_for
 
 BATCH = 500
 """Hands read at a time (with their players, readings and postings)."""
-
-_SETTLEMENT_KINDS = {
-    PostingsKind.POT: TransactionKind.POT_AWARD,
-    PostingsKind.PAYMENTS: TransactionKind.SETTLEMENT_PAYMENT,
-}
 
 Line = tuple[str, int | None, int]
 """One entry as the audit compares it: (``player``/``pot``/``house``/other kind, player or hand id, cents)."""
@@ -239,7 +234,7 @@ def _postings_of(hand_ids: Sequence[int]) -> dict[int, list[_Posting]]:
     for row in (
         JournalTransaction.objects.filter(
             hand_id__in=hand_ids,
-            kind__in=[TransactionKind.FEE, *_SETTLEMENT_KINDS.values()],
+            kind__in=[TransactionKind.FEE, *SETTLEMENT_KINDS.values()],
         )
         .order_by("pk")
         .values("pk", "hand_id", "kind", "table_id", "memo", "request_digest", "key_id")
@@ -393,7 +388,7 @@ def _check_settlement(
                 hand_id=hand_id,
             )
         )
-    settlements = [p for p in postings if p.kind in _SETTLEMENT_KINDS.values()]
+    settlements = [p for p in postings if p.kind in SETTLEMENT_KINDS.values()]
     linked = next((p for p in settlements if p.pk == reading["settlement_id"]), None)
     for other in settlements:
         if other is not linked:
@@ -416,7 +411,7 @@ def _check_settlement(
             )
         )
         return problems
-    kind = _SETTLEMENT_KINDS[stored.kind]
+    kind = SETTLEMENT_KINDS[stored.kind]
     expected = _settlement_lines(stored, hand_id)
     if not expected and reading["settlement_id"] is None:
         return problems  # nothing moved, nothing posted

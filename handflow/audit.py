@@ -23,10 +23,11 @@ Any difference is a failed check naming the hand and where the values part.
 :func:`replay_audit` reads the hands a chunk of ids at a time with plain SQL (readings, players,
 settlement transactions and their entries, each table by its own index) and makes no model object
 per row; on PostgreSQL the players and the entries come in arrays, a row per hand and per
-transaction (a tenth of the rows to send and to read). With ``workers`` it splits
-the ids among forked processes, each with its own connection (PostgreSQL). :func:`record_replay_check`
-stores an outcome as an :class:`ledger.models.IntegrityCheck` of scope ``replay`` (the nightly job
-``handflow.tasks.replay_audit_nightly`` and ``manage.py replay_audit`` do).
+transaction (a tenth of the rows to send and to read). With ``workers`` it splits the ids among
+forked processes, each with its own connection (PostgreSQL): the parent closes its connections and
+its connection pool before forking, so that no process talks on another's socket.
+:func:`record_replay_check` stores an outcome as an :class:`ledger.models.IntegrityCheck` of scope
+``replay`` (the nightly job ``handflow.tasks.replay_audit_nightly`` and ``manage.py replay_audit`` do).
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ import dataclasses
 import datetime as dt
 import json
 import multiprocessing
+import multiprocessing.util
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.db import connection, connections, models, transaction
 from django.utils import timezone
@@ -46,6 +48,7 @@ from django.utils import timezone
 from casino.core.version import software_version
 from handflow.keys import digest_of
 from ledger.models import (
+    SETTLEMENT_KINDS,
     Account,
     AccountKind,
     CheckSource,
@@ -53,11 +56,10 @@ from ledger.models import (
     IntegrityCheck,
     IntegrityScope,
     JournalTransaction,
-    TransactionKind,
 )
 from ledger.shifts import local_midnight
 from poker.errors import ShowdownError
-from poker.postings import Postings, PostingsKind, first_line_difference, settlement_postings
+from poker.postings import Postings, first_line_difference, settlement_postings
 from poker.reading import Reading
 from poker.showdown import decide
 from tables.models import (
@@ -79,10 +81,6 @@ CHUNK_HANDS = 4000
 MAX_DIFFERENCES = 1000
 """Differences kept (and stored) per audit; the count of all of them is kept too."""
 
-SETTLEMENT_KINDS: Final = {
-    PostingsKind.POT: TransactionKind.POT_AWARD,
-    PostingsKind.PAYMENTS: TransactionKind.SETTLEMENT_PAYMENT,
-}
 POT = "pot"  # the hand's pot account, in a ledger line
 
 Line = tuple[int | str, int]
@@ -557,6 +555,32 @@ def _auditor(run: int) -> _Auditor:
     return found
 
 
+def _close_connections() -> None:
+    """Close this process's database connections, and its connection pool (PostgreSQL with
+    ``DATABASE_POOL_MAX``: psycopg's pool keeps connections open after ``close()`` takes one back).
+
+    Called before forking the audit's processes: a forked process inherits every open socket, and
+    two processes talking on one connection interleave their messages (a pooled connection handed
+    to every process at once). With nothing open, each process opens its own; this one opens a new
+    connection (a new pool) when it next needs one."""
+    for alias in connections:
+        handle = connections[alias]
+        handle.close()
+        close_pool = getattr(handle, "close_pool", None)  # the PostgreSQL backend's (Django >= 5.1)
+        if close_pool is not None:
+            close_pool()
+
+
+def _start_worker() -> None:
+    """A forked audit process's start: drop any connection that came with the fork (there should
+    be none: :func:`_close_connections` ran before it) without closing it, since closing sends the
+    server a goodbye on the parent's socket and ends the parent's session; and close the process's
+    own connections, and pool, when it ends."""
+    for handle in connections.all(initialized_only=True):
+        handle.connection = None
+    multiprocessing.util.Finalize(None, _close_connections, exitpriority=10)
+
+
 def _chunks(
     first: int, last: int, size: int, start: dt.datetime, end: dt.datetime, run: int
 ) -> Iterator[tuple[int, int, dt.datetime, dt.datetime, int]]:
@@ -608,9 +632,11 @@ def replay_audit(
         if workers == 1:
             results = [_audit_chunk(chunk) for chunk in chunks]
         else:
-            connections.close_all()  # the forked processes open their own
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
+            _close_connections()  # nothing open goes with the fork: each process opens its own
+            with multiprocessing.get_context("fork").Pool(workers, initializer=_start_worker) as pool:
                 results = list(pool.imap_unordered(_audit_chunk, chunks))
+                pool.close()
+                pool.join()  # the processes end on their own (not killed), closing their connections
     hands = transactions = entries = count = 0
     differences: list[ReplayDifference] = []
     for result in results:

@@ -9,11 +9,12 @@ either), since these objects are the engine's answers stored as they came and re
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, Final
 
 from .errors import ShowdownError
 
 __all__ = [
+    "SEAT_BY_KEY",
     "Where",
     "as_bool",
     "as_int",
@@ -22,6 +23,7 @@ __all__ = [
     "as_str",
     "opt_str",
     "path",
+    "seat_ints",
     "seat_key",
     "seat_list",
     "what",
@@ -101,16 +103,26 @@ def opt_str(value: object, where: Where, key: str | None = None) -> str | None:
     return None if value is None else as_str(value, where, key)
 
 
+_INT_ONLY: Final = frozenset({int})
+
+
 def seat_list(value: object, where: Where, key: str | None = None) -> tuple[int, ...]:
     """A list of seat numbers."""
     items = as_list(value, where, key)
-    if all(type(s) is int for s in items):
+    if {*map(type, items)} <= _INT_ONLY:  # every item an int (no bool): a set of their types, in C
         return tuple(items)
     return tuple(as_int(s, (path(where, key), i)) for i, s in enumerate(items))
 
 
+SEAT_BY_KEY: Final[dict[str, int]] = {str(seat): seat for seat in range(100)}
+"""The seat numbers a table has (and more), by the key the engine writes for them: looked up, not
+parsed (a reading has a key per seat). A key not here is read by :func:`seat_key`'s parsing."""
+
+
 def seat_key(key: object, where: Where) -> int:
     """A JSON object's seat key: the seat number as the engine writes it (``"3"``, not ``"03"``)."""
+    if type(key) is str and (known := SEAT_BY_KEY.get(key)) is not None:
+        return known
     seat: int | None = None
     if type(key) is str:
         try:
@@ -120,3 +132,15 @@ def seat_key(key: object, where: Where) -> int:
     if seat is None or str(seat) != key:
         raise ShowdownError(f"{path(where)}: {key!r} is not a seat number")
     return seat
+
+
+def seat_ints(value: object, where: str) -> tuple[tuple[int, int], ...]:
+    """A JSON object of seat -> integer (a reading's or postings' ``net``) as ``(seat, integer)``
+    pairs, in its order. The seats a table has are looked up by their key (:data:`SEAT_BY_KEY`),
+    not parsed; any other key, or a value that is not an integer, goes through :func:`seat_key` and
+    :func:`as_int`, which accept it or raise naming it, as they always did."""
+    data = as_object(value, where)
+    pairs = [(SEAT_BY_KEY.get(key) if type(key) is str else None, cents) for key, cents in data.items()]
+    if all(seat is not None and type(cents) is int for seat, cents in pairs):
+        return tuple(pairs)  # type: ignore[arg-type]  # no seat is None: checked just above
+    return tuple([(seat_key(key, where), as_int(cents, where, key)) for key, cents in data.items()])

@@ -34,7 +34,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from ._fast import maker
-from ._json import Where, as_int, as_list, as_object, path, seat_key, what
+from ._json import Where, as_int, as_list, as_object, path, seat_ints, what
 from .errors import ShowdownError
 from .pots import Share
 from .reading import PotReading, Reading
@@ -236,13 +236,17 @@ class Postings:
             returned = tuple(
                 _returned(line, i) for i, line in enumerate(as_list(data["returned"], "postings.returned"))
             )
-            return _new_postings(PostingsKind.POT, put_ins, awards, returned, (), _nets(data["net"]))
+            return _new_postings(
+                PostingsKind.POT, put_ins, awards, returned, (), seat_ints(data["net"], "postings.net")
+            )
         if kind == PostingsKind.PAYMENTS:
             data = as_object(value, "postings", _PAYMENTS_KEYS)
             payments = tuple(
                 _payment(line, i) for i, line in enumerate(as_list(data["payments"], "postings.payments"))
             )
-            return _new_postings(PostingsKind.PAYMENTS, (), (), (), payments, _nets(data["net"]))
+            return _new_postings(
+                PostingsKind.PAYMENTS, (), (), (), payments, seat_ints(data["net"], "postings.net")
+            )
         raise ShowdownError(f"postings.kind must be 'pot' or 'payments', got {what(kind)}")
 
 
@@ -399,15 +403,6 @@ def _payment(value: object, i: int) -> PostedPayment:
         raise ShowdownError(f"{path(where, 'reason')} must be a string, got {what(data['reason'])}")
     from_seat, to_seat, from_player, to_player, amount, due = _ints(data, where, _PAYMENT_FIELDS, check=False)
     return _new_payment(from_seat, to_seat, from_player, to_player, amount, due, data["reason"])
-
-
-def _nets(value: object) -> tuple[tuple[int, int], ...]:
-    return tuple(
-        [
-            (seat_key(key, "postings.net"), as_int(cents, "postings.net", key))
-            for key, cents in as_object(value, "postings.net").items()
-        ]
-    )
 
 
 def _ints(

@@ -39,7 +39,19 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from ._fast import maker
-from ._json import Where, as_bool, as_int, as_list, as_object, as_str, opt_str, path, seat_key, seat_list
+from ._json import (
+    Where,
+    as_bool,
+    as_int,
+    as_list,
+    as_object,
+    as_str,
+    opt_str,
+    path,
+    seat_ints,
+    seat_key,
+    seat_list,
+)
 from .cards import CARD_BY_TEXT, Card
 from .chinese import GAME as CHINESE_GAME
 from .chinese import Matchup, MatchupPoints, Status
@@ -265,23 +277,27 @@ class PotReading(Reading):
 
     @classmethod
     def from_json(cls, value: object) -> PotReading:
+        # List comprehensions, not generator expressions: inlined since Python 3.12, and a reading
+        # is read back for every hand the replay audit re-decides.
         data = as_object(value, "reading", _POT_KEYS)
         pots = tuple(
-            _pot(p, ("reading.pots", i)) for i, p in enumerate(as_list(data["pots"], "reading.pots"))
+            [_pot(p, ("reading.pots", i)) for i, p in enumerate(as_list(data["pots"], "reading.pots"))]
         )
-        hands_in = as_object(data["hands"], "reading.hands")
         hands = tuple(
-            _seat_hands(seat_key(key, "reading.hands"), raw, ("reading.hands", key))
-            for key, raw in hands_in.items()
+            [
+                _seat_hands(seat_key(key, "reading.hands"), raw, ("reading.hands", key))
+                for key, raw in as_object(data["hands"], "reading.hands").items()
+            ]
         )
-        nets = tuple(
-            (seat_key(key, "reading.net"), as_int(raw, "reading.net", key))
-            for key, raw in as_object(data["net"], "reading.net").items()
-        )
+        nets = seat_ints(data["net"], "reading.net")
         returned = tuple(
-            _returned(r, ("reading.returned", i))
-            for i, r in enumerate(as_list(data["returned"], "reading.returned"))
+            [
+                _returned(r, ("reading.returned", i))
+                for i, r in enumerate(as_list(data["returned"], "reading.returned"))
+            ]
         )
+        if cls is PotReading:
+            return _new_pot_reading(pots, hands, nets, returned)
         return cls(pots, hands, nets, returned)
 
     def to_json(self) -> dict[str, Any]:
@@ -314,7 +330,7 @@ _RETURNED_KEYS: Final = frozenset({"seat", "amount"})
 def _pot(value: object, where: Where) -> ReadPot:
     data = as_object(value, where, _POT_ITEM_KEYS, optional=("voided",))
     awards = tuple(
-        _award(a, (where, "awards", i)) for i, a in enumerate(as_list(data["awards"], where, key="awards"))
+        [_award(a, (where, "awards", i)) for i, a in enumerate(as_list(data["awards"], where, key="awards"))]
     )
     voided = as_int(data["voided"], where, key="voided") if "voided" in data else None
     return _new_pot(
@@ -338,7 +354,10 @@ def _pot_json(pot: ReadPot) -> dict[str, Any]:
 
 def _award(value: object, where: Where) -> Award:
     data = as_object(value, where, _AWARD_KEYS)
-    share = data["share"]
+    seat, amount, share = data["seat"], data["amount"], data["share"]
+    if type(seat) is int and type(amount) is int and type(share) is str and share in _SHARES:
+        return _new_award(seat, amount, _SHARES[share])
+    # Something is wrong: the checks in their order, the first failing one named.
     if type(share) is not str or share not in _SHARES:
         raise ShowdownError(f"{path(where, 'share')} must be one of {', '.join(_SHARES)}, got {share!r}")
     return _new_award(
@@ -360,6 +379,11 @@ def _seat_hands(seat: int, value: object, where: Where) -> SeatHands:
 
 def _read_hand(data: Mapping[str, Any], side: str, cards_key: str, where: Where) -> ReadHand | None:
     name, cards = data[side], data[cards_key]
+    if type(name) is str and type(cards) is list:
+        try:  # a name and every card a card's own text (the engine's): nothing more to check
+            return _new_read_hand(name, tuple([_CANONICAL_CARDS[text] for text in cards]))
+        except (KeyError, TypeError):
+            pass  # not a card's text: the checks below say which
     if name is None and cards is None:
         return None
     if name is None or cards is None:
@@ -774,6 +798,7 @@ def _cards(value: object, where: Where) -> tuple[Card, ...]:
 # Positional constructors that skip the frozen dataclasses' per-field object.__setattr__ (a reading
 # is read back for every hand an audit replays).
 _new_read_hand: Final = maker(ReadHand)
+_new_pot_reading: Final = maker(PotReading)
 _new_pot: Final = maker(ReadPot)
 _new_award: Final = maker(Award)
 _new_seat_hands: Final = maker(SeatHands)

@@ -1,54 +1,19 @@
 """Verification checkpoints (``ledger.VerificationCheckpoint``, docs/retention.md): how far each
 nightly check has verified, append-only like the other records.
 
-The table and its append-only triggers, as migration 0004 gives the report records: on PostgreSQL a
-``ledger_verificationcheckpoint_append_only`` BEFORE UPDATE OR DELETE trigger calling 0004's
-``ledger_refuse_record_change()``; on SQLite ``ledger_verificationcheckpoint_no_update``
-and ``ledger_verificationcheckpoint_no_delete`` RAISE(ABORT) triggers. The app's database role gets SELECT and INSERT
-only (``ledger/db_privileges.py``, ``RECORD_MODELS``).
-
-The SQL is written out here, frozen, rather than imported, so that this migration keeps meaning what
-it meant when it was applied.
+Triggers refuse UPDATE and DELETE on the new table, as on every record since migration 0004; the
+statements are :func:`ledger.db_sql.append_only_triggers`'s for ``ledger_verificationcheckpoint``,
+which are frozen (``tests/ledger/test_db_sql.py``: byte for byte what this migration ran when it
+was applied). Like the other records, the app's role may only INSERT and SELECT here
+(``RECORD_MODELS`` in ``ledger/db_privileges.py``).
 """
 
 import django.utils.timezone
 from django.db import migrations, models
 
-TABLE = "ledger_verificationcheckpoint"
+from ledger.db_sql import VendorStatements, append_only_triggers
 
-SQL = {
-    "postgresql": (
-        [
-            f"CREATE TRIGGER {TABLE}_append_only BEFORE UPDATE OR DELETE ON {TABLE} "
-            "FOR EACH ROW EXECUTE FUNCTION ledger_refuse_record_change()"
-        ],
-        [f"DROP TRIGGER IF EXISTS {TABLE}_append_only ON {TABLE}"],
-    ),
-    "sqlite": (
-        [
-            f"CREATE TRIGGER {TABLE}_no_update BEFORE UPDATE ON {TABLE} FOR EACH ROW BEGIN "
-            f"SELECT RAISE(ABORT, 'ledger: UPDATE on {TABLE} is refused: records are append-only'); END",
-            f"CREATE TRIGGER {TABLE}_no_delete BEFORE DELETE ON {TABLE} FOR EACH ROW BEGIN "
-            f"SELECT RAISE(ABORT, 'ledger: DELETE on {TABLE} is refused: records are append-only'); END",
-        ],
-        [f"DROP TRIGGER IF EXISTS {TABLE}_no_update", f"DROP TRIGGER IF EXISTS {TABLE}_no_delete"],
-    ),
-}
-
-
-def forwards(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
-    if vendor not in SQL:
-        raise RuntimeError(f"the ledger's invariants are written for PostgreSQL and SQLite, not {vendor}")
-    for statement in SQL[vendor][0]:
-        schema_editor.execute(statement, params=None)
-
-
-def backwards(apps, schema_editor):
-    vendor = schema_editor.connection.vendor
-    if vendor in SQL:
-        for statement in SQL[vendor][1]:
-            schema_editor.execute(statement, params=None)
+TRIGGERS = VendorStatements(append_only_triggers("ledger_verificationcheckpoint"))
 
 
 class Migration(migrations.Migration):
@@ -98,5 +63,5 @@ class Migration(migrations.Migration):
                 "indexes": [models.Index(fields=["kind", "part", "-at"], name="ledger_checkpoint_kind")],
             },
         ),
-        migrations.RunPython(forwards, backwards, elidable=False),
+        migrations.RunPython(TRIGGERS.forwards, TRIGGERS.backwards, elidable=False),
     ]

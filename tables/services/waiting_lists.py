@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
@@ -70,6 +71,39 @@ from tables.services.players import check_not_merged, create_player
 from tables.services.tables import open_table
 from tables.waiting_list_selectors import Candidate, FloorState, rules_of
 from tables.waiting_rules import Place
+
+# --- Shared steps ------------------------------------------------------------------------------------
+
+
+def _reason(reason: str, *, longest: int) -> str:
+    return clean_text(reason, field="reason", what="A reason", longest=longest)
+
+
+def _not_fed(table: Table, waiting_list: WaitingList) -> NotFedByList:
+    return NotFedByList(f"Table {table.number} is not a {waiting_list.label} table.", field="table")
+
+
+def _locked_place(entry: WaitingListEntry) -> tuple[Places, Place, datetime.datetime]:
+    """``entry``'s list locked and settled at now, and its place on it (NotOnList when it is gone)."""
+    waiting_list = lock_lists([entry.waiting_list_id])[entry.waiting_list_id]
+    now = timezone.now()
+    places, _ = settled(waiting_list, now)
+    return places, places.on_list(entry), now
+
+
+def _record(
+    places: Places, place: Place, event: ListEvent, by: User, at: datetime.datetime, /, **details: Any
+) -> WaitingListEntry:
+    """Append ``event`` for ``place`` (its entry and player, on its list), by ``by`` at ``at``, to
+    the record, with :func:`record_event`'s other fields as ``details`` (``table``, ``reason``, ...).
+    Unless given, ``position_after`` is the place's position now (after a move, where it went) and
+    ``position_before`` the same (it stayed where it was). Returns the place's entry."""
+    entry = details["entry"] = places.entries[place.id]
+    details.setdefault("position_before", place.position)
+    details.setdefault("position_after", place.position)
+    record_event(event=event, waiting_list=places.waiting_list, player=entry.player, by=by, at=at, **details)
+    return entry
+
 
 # --- Adding, arriving ---------------------------------------------------------------------------------
 
@@ -186,18 +220,7 @@ def mark_arrived(*, player: Player, by: User) -> list[WaitingListEntry]:
             continue
         place.arrived_at = now
         places.save({})
-        entry = places.entries[place.id]
-        record_event(
-            event=ListEvent.ARRIVED,
-            waiting_list=waiting_list,
-            player=player,
-            by=by,
-            at=now,
-            entry=entry,
-            position_before=place.position,
-            position_after=place.position,
-        )
-        arrived.append(entry)
+        arrived.append(_record(places, place, ListEvent.ARRIVED, by, now))
     if not arrived:
         raise NotOnList(f"{player} has no call-in waiting (a call-in not here in time is off the list).")
     return arrived
@@ -221,7 +244,7 @@ def _call(
     state = FloorState.load(now)
     calls = state.table_calls(table)
     if calls is None:
-        raise NotFedByList(f"Table {table.number} is not a {places.waiting_list.label} table.", field="table")
+        raise _not_fed(table, places.waiting_list)
     if calls.open_seats < 1:
         named = ", ".join(r.player.name for r in calls.called)
         raise NoOpenSeat(
@@ -247,19 +270,7 @@ def _call(
     places.save({})
     entry.called_at = now
     entry.save(update_fields=["called_at"])
-    record_event(
-        event=ListEvent.CALLED,
-        waiting_list=places.waiting_list,
-        player=entry.player,
-        by=by,
-        at=now,
-        entry=entry,
-        table=table,
-        position_before=place.position,
-        position_after=place.position,
-        reason=reason,
-        passed_over=passed,
-    )
+    _record(places, place, ListEvent.CALLED, by, now, table=table, reason=reason, passed_over=passed)
 
 
 @service
@@ -269,14 +280,14 @@ def call_player(*, entry: WaitingListEntry, table: Table, by: User, reason: str 
     changes, then the list: :class:`FloorState`); anyone else needs the floor's ``reason``. Raises
     NotOnList, NotFedByList, TableClosed, NoOpenSeat, OutOfTurn, FloorConflict ``cannot_call``
     (a call-in not arrived, called elsewhere) or ``already_called``."""
-    reason = clean_text(reason, field="reason", what="A reason", longest=500)
+    reason = _reason(reason, longest=500)
     table = lock_table(table)
     now = timezone.now()
     # Every list the player is on: a player called from one list can't be called from another at once.
     lists = player_lists(entry.player, [entry.waiting_list_id], now)
     places = lists[entry.waiting_list_id]
     if not places.waiting_list.feeds(table):
-        raise NotFedByList(f"Table {table.number} is not a {places.waiting_list.label} table.", field="table")
+        raise _not_fed(table, places.waiting_list)
     if not table.is_open:
         raise TableClosed(f"Table {table.number} is closed.")
     _call(places, places.on_list(entry), table=table, by=by, now=now, reason=reason)
@@ -287,31 +298,25 @@ def call_player(*, entry: WaitingListEntry, table: Table, by: User, reason: str 
 def pass_call(*, entry: WaitingListEntry, by: User, reason: str = "") -> WaitingListEntry:
     """The called player passes the seat (declines it, or the floor says they aren't there): the
     room's missed-call policy applies now, as when the time runs out. Raises NotOnList, NotCalled."""
-    reason = clean_text(reason, field="reason", what="A reason", longest=200)
-    waiting_list = lock_lists([entry.waiting_list_id])[entry.waiting_list_id]
-    now = timezone.now()
-    places, _ = settled(waiting_list, now)
-    place = places.on_list(entry)
+    reason = _reason(reason, longest=200)
+    places, place, now = _locked_place(entry)
     if place.state != EntryState.CALLED:
         raise NotCalled(f"{entry.player} is not called to a seat now.")
     called_to = places.entries[place.id].called_to
     rules = rules_of(WaitingListSettings.current())
     lapse = waiting_rules.miss(places.order, place, rules, at=now, why=reason or "passed the seat")
     places.save({place.id: (now, lapse.reason)} if lapse.position_after is None else {})
-    entry = places.entries[place.id]
-    record_event(
-        event=ListEvent.PASSED,
-        waiting_list=waiting_list,
-        player=entry.player,
-        by=by,
-        at=now,
-        entry=entry,
+    return _record(
+        places,
+        place,
+        ListEvent.PASSED,
+        by,
+        now,
         table=called_to,
         position_before=lapse.position_before,
         position_after=lapse.position_after,
         reason=lapse.reason,
     )
-    return entry
 
 
 @service
@@ -322,7 +327,7 @@ def seat_from_list(
     still waiting, at ``table``, called and seated at once (in turn, or with the floor's
     ``reason``). They leave every list they are on. Raises NotOnList, NotCalled (the time to take
     the seat ran out: the missed-call policy applied), and the seating's and the call's refusals."""
-    reason = clean_text(reason, field="reason", what="A reason", longest=500)
+    reason = _reason(reason, longest=500)
     fresh = WaitingListEntry.objects.filter(pk=entry.pk).values_list("called_to_id", "state").first()
     if fresh is None:
         raise NotOnList("There is no such place on a list.")
@@ -338,9 +343,7 @@ def seat_from_list(
         raise NotCalled(f"{entry.player} did not take the seat in time; the list moved on.")
     if place.state == EntryState.WAITING:
         if not places.waiting_list.feeds(target):
-            raise NotFedByList(
-                f"Table {target.number} is not a {places.waiting_list.label} table.", field="table"
-            )
+            raise _not_fed(target, places.waiting_list)
         _call(places, place, table=target, by=by, now=now, reason=reason)
     elif place.called_to_id != target.pk:
         raise NotCalled(f"{entry.player} is called to another table.", field="table")
@@ -365,56 +368,28 @@ def seat_from_list(
 @service
 def remove_from_list(*, entry: WaitingListEntry, by: User, reason: str) -> WaitingListEntry:
     """Take a player off a list, with the reason (left the room, asked to, ...)."""
-    reason = require_reason(reason)
-    reason = clean_text(reason, field="reason", what="A reason", longest=200)
-    waiting_list = lock_lists([entry.waiting_list_id])[entry.waiting_list_id]
-    now = timezone.now()
-    places, _ = settled(waiting_list, now)
-    place = places.on_list(entry)
+    reason = _reason(require_reason(reason), longest=200)
+    places, place, now = _locked_place(entry)
     before = waiting_rules.take_off(places.order, place, EntryState.REMOVED)
     places.save({place.id: (now, reason)})
-    entry = places.entries[place.id]
-    record_event(
-        event=ListEvent.REMOVED,
-        waiting_list=waiting_list,
-        player=entry.player,
-        by=by,
-        at=now,
-        entry=entry,
-        position_before=before,
-        reason=reason,
+    return _record(
+        places, place, ListEvent.REMOVED, by, now, position_before=before, position_after=None, reason=reason
     )
-    return entry
 
 
 @service
 def move_on_list(*, entry: WaitingListEntry, position: int, by: User, reason: str) -> WaitingListEntry:
     """Move a player to ``position`` on the list by hand (1 is the top): only with a reason, which the
     day's report shows."""
-    reason = clean_text(require_reason(reason), field="reason", what="A reason", longest=500)
+    reason = _reason(require_reason(reason), longest=500)
     if isinstance(position, bool) or not isinstance(position, int) or position < 1:
         raise FloorValidationError("A position is a whole number from 1.", field="position")
-    waiting_list = lock_lists([entry.waiting_list_id])[entry.waiting_list_id]
-    now = timezone.now()
-    places, _ = settled(waiting_list, now)
-    place = places.on_list(entry)
+    places, place, now = _locked_place(entry)
     before, after = waiting_rules.move_to(places.order, place, position)
     if before == after:
         raise FloorValidationError(f"{entry.player} is at position {before} already.", field="position")
     places.save({})
-    entry = places.entries[place.id]
-    record_event(
-        event=ListEvent.REORDERED,
-        waiting_list=waiting_list,
-        player=entry.player,
-        by=by,
-        at=now,
-        entry=entry,
-        position_before=before,
-        position_after=after,
-        reason=reason,
-    )
-    return entry
+    return _record(places, place, ListEvent.REORDERED, by, now, position_before=before, reason=reason)
 
 
 @service
@@ -427,7 +402,7 @@ def open_table_for_list(
     opening's refusals."""
     table = lock_table(table)
     if not waiting_list.feeds(table):
-        raise NotFedByList(f"Table {table.number} is not a {waiting_list.label} table.", field="table")
+        raise _not_fed(table, waiting_list)
     now = timezone.now()
     # Whoever is seated leaves their other lists: lock every open list (primary-key order, as all do).
     lists = {

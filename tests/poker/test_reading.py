@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from poker._json import seat_ints
 from poker.chinese import Status
 from poker.errors import ShowdownError
 from poker.games import EngineKind
@@ -338,3 +339,82 @@ def test_a_corrupted_reading_is_refused_or_reads_back_exactly(
     except ShowdownError:
         return
     assert typed.to_json() == reading
+
+
+# --- The read's shortcuts (a reading is read back for every hand the replay audit re-decides) -----
+#
+# A reading the engine wrote is read without a check per value where one check of the whole says
+# the same (a seat key looked up, a hand's cards in one pass); anything else still goes through the
+# checks, which name what is wrong. None of these is looser than the checks.
+
+
+class _Text(str):
+    """A str subclass: no JSON value is one, and the read refuses it wherever the contract says
+    string (as it always did)."""
+
+
+def _with_key(mapping: dict[Any, Any], old: str, new: object) -> None:
+    """Rename ``old`` to ``new`` in place, keeping the other keys' order."""
+    items = [(new if key == old else key, value) for key, value in mapping.items()]
+    mapping.clear()
+    mapping.update(items)
+
+
+@pytest.mark.parametrize(
+    ("path", "new", "message"),
+    [
+        (
+            "pots.0.awards.0.amount",
+            True,
+            "reading.pots[0].awards[0].amount must be an integer, got True (bool)",
+        ),
+        ("pots.0.awards.0.seat", "3", "reading.pots[0].awards[0].seat must be an integer, got '3' (str)"),
+        ("pots.0.awards.1.share", _Text("low"), "reading.pots[0].awards[1].share must be one of high, low"),
+        ("pots.0.seats", [1, True, 3], "reading.pots[0].seats[1] must be an integer, got True (bool)"),
+        ("hands.1.high_cards.4", 9, "reading.hands.1.high_cards[4]: 9 is not a card as the engine writes it"),
+        ("hands.1.high_cards.0", ["6c"], "reading.hands.1.high_cards[0]: ['6c'] is not a card"),
+        ("hands.1.high_cards.0", "6C", "reading.hands.1.high_cards[0]: '6C' is not a card"),
+        ("hands.2.low", _Text("8-6-5-3-A"), "reading.hands.2.low must be a string"),
+        ("hands.3.low_cards", [], "reading.hands.3.low: a hand's name and its cards are given together"),
+        ("net.2", True, "reading.net.2 must be an integer, got True (bool)"),
+        ("net.5", 1.0, "reading.net.5 must be an integer, got 1.0 (float)"),
+    ],
+)
+def test_the_shortcuts_refuse_what_the_checks_refuse(path: str, new: Any, message: str) -> None:
+    with pytest.raises(ShowdownError) as refused:
+        Reading.from_json(_set(_pot(), path, new))
+    assert message in str(refused.value)
+
+
+@pytest.mark.parametrize("section", ["net", "hands"])
+@pytest.mark.parametrize(
+    ("key", "message"),
+    [
+        ("02", "'02' is not a seat number"),
+        (_Text("2"), "'2' is not a seat number"),
+        (2, "2 is not a seat number"),
+    ],
+)
+def test_a_seat_key_is_the_engines_own_spelling(section: str, key: object, message: str) -> None:
+    reading = _pot()
+    _with_key(reading[section], "2", key)
+    with pytest.raises(ShowdownError) as refused:
+        Reading.from_json(reading)
+    assert f"reading.{section}: {message}" in str(refused.value)
+
+
+def test_a_seat_past_the_looked_up_ones_is_still_read() -> None:
+    # The lookup is a shortcut for the seats a table has, not a limit: a larger seat number the
+    # engine would write reads as before.
+    reading = _set(_set(_pot(), "net.250", -1), "net.1", 1201)
+    typed = Reading.from_json(reading)
+    assert typed.net == {1: 1201, 2: -2000, 3: 1300, 5: -500, 250: -1}
+    assert typed.to_json() == reading
+
+
+def test_seat_ints_reads_a_seat_object_in_its_order() -> None:
+    assert seat_ints({"3": 10, "1": -10, "120": 0}, "reading.net") == ((3, 10), (1, -10), (120, 0))
+    with pytest.raises(ShowdownError, match=r"postings\.net: '01' is not a seat number"):
+        seat_ints({"3": 10, "01": -10}, "postings.net")
+    with pytest.raises(ShowdownError, match=r"postings\.net\.3 must be an integer, got 10\.0 \(float\)"):
+        seat_ints({"3": 10.0, "01": -10}, "postings.net")  # the first wrong item is named

@@ -383,6 +383,31 @@ def test_moves_by_hand_and_removals_need_a_reason(holdem_list: WaitingList, floo
     assert report.counts == {ListEvent.ADDED: 3, ListEvent.REORDERED: 1, ListEvent.REMOVED: 1}
 
 
+def test_the_record_says_who_where_and_why_at_each_step_of_a_place(
+    holdem_list: WaitingList, full_table: Callable[..., Table], floor: Any
+) -> None:
+    table = full_table(3)
+    first = add(Player.objects.create(name="Al First"), holdem_list, by=floor)[0]
+    (caller,) = services.add_player(
+        waiting_lists=[holdem_list], new_player_name="Bo Phone", added_via=EntrySource.PHONE, by=floor
+    )
+    services.mark_arrived(player=caller.player, by=floor)
+    free_seat(table, 1)
+    services.call_player(entry=caller, table=table, by=floor, reason="asked for this table")
+    services.remove_from_list(entry=caller, by=floor, reason="left the room")
+    steps = WaitingListEvent.objects.filter(entry=caller).exclude(event=ListEvent.ADDED).order_by("at", "id")
+    assert [
+        (e.event, e.waiting_list, e.player, e.by, e.table, e.position_before, e.position_after, e.reason)
+        for e in steps
+    ] == [
+        (ListEvent.ARRIVED, holdem_list, caller.player, floor, None, 2, 2, ""),
+        (ListEvent.CALLED, holdem_list, caller.player, floor, table, 2, 2, "asked for this table"),
+        (ListEvent.REMOVED, holdem_list, caller.player, floor, None, 2, None, "left the room"),
+    ]
+    called = steps[1]
+    assert [p["player_id"] for p in called.passed_over] == [first.player_id]
+
+
 # --- Must-move, table changes, interest lists ---------------------------------------------------------------
 
 
