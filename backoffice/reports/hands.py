@@ -33,7 +33,7 @@ from django.db.models import Sum
 
 from backoffice.reports.common import RateBook, ReportFilters, ReportMeta, in_report_snapshot, make_meta
 from casino.core.money import format_cents
-from ledger.models import AccountKind, Entry, FeeWaiver, TransactionKind
+from ledger.models import SETTLEMENT_KINDS, AccountKind, Entry, FeeWaiver, TransactionKind
 from ledger.shifts import Shift
 from poker.errors import ShowdownError
 from poker.games import GAME_RULES, GameRules
@@ -45,7 +45,9 @@ from tables.player_names import NameHistory, name_history
 TITLE = "Hand history"
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
-SETTLEMENT_KINDS: Final = (TransactionKind.POT_AWARD, TransactionKind.SETTLEMENT_PAYMENT)
+#: The transaction kinds that settle a hand (the ledger's one map of them).
+#: The kinds of the transactions that settle a hand, from the ledger's one map of them.
+SETTLING_KINDS: Final = frozenset(SETTLEMENT_KINDS.values())
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -306,8 +308,8 @@ def _ledger(hand_ids: list[int], name_at: Callable[[int, int, str], str]) -> _Le
             account = f"chips of {name}"
             if kind == TransactionKind.FEE:
                 found.fee_paid[(hand_id, player_id)] += -amount
-            elif kind in SETTLEMENT_KINDS or (
-                kind == TransactionKind.REVERSAL and entry["transaction__reverses__kind"] in SETTLEMENT_KINDS
+            elif kind in SETTLING_KINDS or (
+                kind == TransactionKind.REVERSAL and entry["transaction__reverses__kind"] in SETTLING_KINDS
             ):
                 found.results[(hand_id, player_id)] += amount
         elif account_kind == AccountKind.HAND_POT:
