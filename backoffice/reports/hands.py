@@ -45,7 +45,6 @@ from tables.player_names import NameHistory, name_history
 TITLE = "Hand history"
 DEFAULT_LIMIT = 100
 MAX_LIMIT = 1000
-#: The transaction kinds that settle a hand (the ledger's one map of them).
 #: The kinds of the transactions that settle a hand, from the ledger's one map of them.
 SETTLING_KINDS: Final = frozenset(SETTLEMENT_KINDS.values())
 
