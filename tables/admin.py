@@ -20,6 +20,7 @@ from django.http import HttpRequest
 
 import tables.player_admin  # noqa: F401 (registers the players' admin)
 from tables import services
+from tables.admin_tools import change_reason_field
 from tables.admin_tools import dry_run as _dry_run
 from tables.admin_tools import form_errors as _form_errors
 from tables.errors import FloorError
@@ -44,11 +45,8 @@ from tables.validators import rates_fee_warnings, rates_overlap_problems, schedu
 
 
 class ReasonFormMixin(forms.Form):
-    change_reason = forms.CharField(
-        label="Reason for the change",
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Kept in the configuration history. Required when changing an existing object.",
+    change_reason = change_reason_field(
+        "Kept in the configuration history. Required when changing an existing object."
     )
 
     def clean(self) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """What the floor's admin forms share: a service's error put on the form, next to its fields
 (:func:`form_errors`), and a service run only to check the input (:class:`dry_run`), so that the
-admin refuses what the service refuses with a form error, before it saves anything."""
+admin refuses what the service refuses with a form error, before it saves anything; and the
+reason box every change asks for (:func:`change_reason_field`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,16 @@ from django import forms
 from django.db import transaction
 
 from tables.errors import FloorError
+
+
+def change_reason_field(help_text: str) -> forms.CharField:
+    """The admin forms' "Reason for the change" box (kept in the change log with the change)."""
+    return forms.CharField(
+        label="Reason for the change",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=help_text,
+    )
 
 
 def form_errors(form: forms.BaseForm, error: FloorError) -> None:

@@ -19,18 +19,13 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from tables import services
-from tables.admin_tools import dry_run, form_errors
+from tables.admin_tools import change_reason_field, dry_run, form_errors
 from tables.errors import FloorError
 from tables.models import Player
 
 
 class PlayerForm(forms.ModelForm):
-    change_reason = forms.CharField(
-        label="Reason for the change",
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Kept in the change log with the change (optional).",
-    )
+    change_reason = change_reason_field("Kept in the change log with the change (optional).")
 
     class Meta:
         model = Player

@@ -25,6 +25,7 @@ from ledger.models import JournalTransaction
 from ledger.shifts import Shift, room_zone
 from tables import services as floor_services
 from tables.models import (
+    ChipMovement,
     CollectionRate,
     CollectionSchedule,
     CollectionScheduleVersion,
@@ -35,6 +36,7 @@ from tables.models import (
     HandStatus,
     Player,
     Seat,
+    Seating,
     Stakes,
     Table,
 )
@@ -345,3 +347,14 @@ class ReportRoom:
             idempotency_key=f"hand:{hand.pk}:settle",
         )
         return None if posted is None else posted.transaction
+
+
+def chip_writes() -> tuple[int, int, int, int]:
+    """What a chip movement writes, counted: ledger transactions, movements, seatings, players (a
+    refused one writes none of them)."""
+    return (
+        JournalTransaction.objects.count(),
+        ChipMovement.objects.count(),
+        Seating.objects.count(),
+        Player.objects.count(),
+    )

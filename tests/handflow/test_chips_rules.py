@@ -13,40 +13,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.models import User as AuthUser
 
 from handflow import services as hand_flow
-from ledger.models import JournalTransaction
 from tables import errors, services
-from tables.models import ChipMovement, DealerShift, Player, Seating, Table
+from tables.models import DealerShift, Player, Seating, Table
+from tests.factories import chip_writes
 
 MakeTable = Callable[..., Table]
-
-
-def _written() -> tuple[int, int, int, int]:
-    """What a chip movement writes: ledger transactions, movements, seatings, players."""
-    return (
-        JournalTransaction.objects.count(),
-        ChipMovement.objects.count(),
-        Seating.objects.count(),
-        Player.objects.count(),
-    )
-
-
-@pytest.fixture
-def two_tables(make_table: MakeTable) -> tuple[Table, Table]:
-    """Tables 1 and 2 (no limit $20-$100), no dealer clocked in at either."""
-    return (
-        make_table(number=1, game="holdem", stakes="nl-20-100", schedule="A"),
-        make_table(number=2, game="holdem", stakes="nl-20-100", schedule="A"),
-    )
-
-
-@pytest.fixture
-def ana(two_tables: tuple[Table, Table]) -> Player:
-    """Ana, seated at table 2 seat 1 and bought in for $50 (by the system)."""
-    ana = services.create_player(name="Ana Ruiz")
-    hand_flow.buy_in(
-        table=two_tables[1], player=ana, amount_cents=5_000, seat_number=1, by=None, idempotency_key="ana"
-    )
-    return ana
 
 
 def _clock_in(table: Table, dealer: AbstractBaseUser) -> DealerShift:
@@ -81,11 +52,11 @@ class TestWhoMovesChips:
         if clocked_in == "at table 1":
             _clock_in(one, users["dealer"])
         newcomer = services.create_player(name="Ben Ortiz")
-        before = _written()
+        before = chip_writes()
         for make in _each_movement(two, ana, newcomer, users["dealer"], "dealer"):
             with pytest.raises(errors.NotYourTable, match="Only the dealer clocked in at table 2"):
                 make()
-        assert _written() == before
+        assert chip_writes() == before
 
     def test_the_dealer_clocked_in_at_the_table_sells_its_chips(
         self, users: dict[str, AbstractBaseUser], two_tables: tuple[Table, Table], ana: Player
@@ -134,12 +105,12 @@ class TestOneTableAtATime:
         self, two_tables: tuple[Table, Table], ana: Player
     ) -> None:
         one = two_tables[0]
-        before = _written()
+        before = chip_writes()
         with pytest.raises(errors.SeatedElsewhere, match="already sits at table 2 seat 1"):
             hand_flow.buy_in(
                 table=one, player=ana, amount_cents=2_000, seat_number=3, by=None, idempotency_key="e1"
             )
-        assert _written() == before
+        assert chip_writes() == before
         done = hand_flow.buy_in(
             table=one,
             player=ana,
@@ -172,7 +143,7 @@ class TestSamePerson:
     ) -> None:
         one = two_tables[0]
         services.create_player(name="Ana Ruiz")
-        before = _written()
+        before = chip_writes()
         with pytest.raises(errors.PossibleDuplicate, match="Same person"):
             hand_flow.buy_in(
                 table=one,
@@ -182,7 +153,7 @@ class TestSamePerson:
                 by=None,
                 idempotency_key="w1",
             )
-        assert _written() == before
+        assert chip_writes() == before
         done = hand_flow.buy_in(
             table=one,
             new_player_name="ruiz, ana",
@@ -202,13 +173,13 @@ class TestIdentification:
 
     def test_a_buy_in_over_the_report_threshold_needs_the_identification(self, big: Table) -> None:
         ana = services.create_player(name="Ana Ruiz")
-        before = _written()
+        before = chip_writes()
         for key, who in (("i1", {"player": ana}), ("i2", {"new_player_name": "Kai Wong"})):
             with pytest.raises(errors.IdentificationRequired, match=r"over \$10,000"):
                 hand_flow.buy_in(
                     table=big, amount_cents=1_050_000, seat_number=3, by=None, idempotency_key=key, **who
                 )
-        assert _written() == before  # no movement, no seating, no walk-in left behind
+        assert chip_writes() == before  # no movement, no seating, no walk-in left behind
         services.record_identification(player=ana, kind="passport", number="P9", issued_by="MX", by=None)
         done = hand_flow.buy_in(
             table=big, player=ana, amount_cents=1_050_000, seat_number=3, by=None, idempotency_key="i3"
@@ -222,7 +193,7 @@ class TestIdentification:
         hand_flow.buy_in(
             table=big, player=ana, amount_cents=600_000, seat_number=3, by=cage_cashier, idempotency_key="j1"
         )
-        before = _written()
+        before = chip_writes()
         with pytest.raises(errors.IdentificationRequired):  # $6,000 + $5,000 in today
             hand_flow.rebuy(
                 table=big, player=ana, amount_cents=500_000, by=cage_cashier, idempotency_key="j2"
@@ -231,5 +202,5 @@ class TestIdentification:
         services.update_cash_day_settings(by=None, reason="test", report_threshold_cents=500_000)
         with pytest.raises(errors.IdentificationRequired, match="cash out today to"):
             hand_flow.cash_out(table=big, player=ana, by=cage_cashier, idempotency_key="j3")
-        assert _written() == before
+        assert chip_writes() == before
         assert Seating.objects.active().filter(table=big, player=ana).exists()  # still seated

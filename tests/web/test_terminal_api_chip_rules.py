@@ -19,9 +19,9 @@ from rest_framework.test import APIClient
 
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
-from ledger.models import JournalTransaction
 from tables import services
-from tables.models import ChipMovement, Player, Seating, Table
+from tables.models import Player, Seating, Table
+from tests.factories import chip_writes
 
 _keys = (f"chip-rules-{n:08d}" for n in itertools.count())
 
@@ -30,39 +30,10 @@ def post(client: APIClient, url: str, body: dict[str, Any]) -> Any:
     return client.post(url, body, format="json", HTTP_IDEMPOTENCY_KEY=next(_keys))
 
 
-def _written() -> tuple[int, int, int, int]:
-    """What a chip write writes: ledger transactions, movements, seatings, players."""
-    return (
-        JournalTransaction.objects.count(),
-        ChipMovement.objects.count(),
-        Seating.objects.count(),
-        Player.objects.count(),
-    )
-
-
 @pytest.fixture
-def tables(make_table: Callable[..., Table]) -> tuple[Table, Table]:
-    """Tables 1 and 2 (no limit $20-$100); nobody clocked in."""
-    return (
-        make_table(number=1, game="holdem", stakes="nl-20-100", schedule="A"),
-        make_table(number=2, game="holdem", stakes="nl-20-100", schedule="A"),
-    )
-
-
-@pytest.fixture
-def ana(tables: tuple[Table, Table]) -> Player:
-    """Ana: seated at table 2 seat 1, bought in for $50."""
-    ana = services.create_player(name="Ana Ruiz")
-    hand_flow.buy_in(
-        table=tables[1], player=ana, amount_cents=5_000, seat_number=1, by=None, idempotency_key="ana"
-    )
-    return ana
-
-
-@pytest.fixture
-def ben(tables: tuple[Table, Table], seat_players: Callable[..., list[Player]]) -> Player:
+def ben(two_tables: tuple[Table, Table], seat_players: Callable[..., list[Player]]) -> Player:
     """Ben: seated at table 2 seat 4 by the floor, not bought in yet."""
-    (ben,) = seat_players(tables[1], [4])
+    (ben,) = seat_players(two_tables[1], [4])
     return ben
 
 
@@ -84,14 +55,14 @@ class TestWhoMovesChips:
         self,
         client_for: Callable[[str | None], APIClient],
         users: dict[str, AbstractBaseUser],
-        tables: tuple[Table, Table],
+        two_tables: tuple[Table, Table],
         ana: Player,
         ben: Player,
         clocked_in: str,
     ) -> None:
         if clocked_in == "at table 1":
-            _clock_in(tables[0], users["dealer"])
-        dealer, before = client_for("dealer"), _written()
+            _clock_in(two_tables[0], users["dealer"])
+        dealer, before = client_for("dealer"), chip_writes()
         for path, body in (
             ("rebuy", {"player": ana.pk, "amount_cents": 2_000}),
             ("buy-in", {"player": ben.pk, "amount_cents": 2_000}),
@@ -100,18 +71,18 @@ class TestWhoMovesChips:
             assert response.status_code == 403, (path, response.json())
             assert response.json()["code"] == "not_clocked_in"
             assert "Only the dealer clocked in at table 2" in response.json()["detail"]
-        assert _written() == before
-        assert ledger_selectors.player_chips(table=tables[1], player=ana) == 5_000
+        assert chip_writes() == before
+        assert ledger_selectors.player_chips(table=two_tables[1], player=ana) == 5_000
 
     def test_the_dealer_clocked_in_at_the_table_sells_chips(
         self,
         client_for: Callable[[str | None], APIClient],
         users: dict[str, AbstractBaseUser],
-        tables: tuple[Table, Table],
+        two_tables: tuple[Table, Table],
         ana: Player,
         ben: Player,
     ) -> None:
-        _clock_in(tables[1], users["dealer"])
+        _clock_in(two_tables[1], users["dealer"])
         dealer = client_for("dealer")
         rebought = post(dealer, "/api/terminal/tables/2/rebuy/", {"player": ana.pk, "amount_cents": 2_000})
         assert rebought.status_code == 201
@@ -119,7 +90,7 @@ class TestWhoMovesChips:
         assert (bought.status_code, bought.json()["created_by"]) == (201, "dealer")
 
     def test_the_cashier_sells_chips_and_cashes_out_at_any_table(
-        self, cage: APIClient, tables: tuple[Table, Table], ana: Player, ben: Player
+        self, cage: APIClient, two_tables: tuple[Table, Table], ana: Player, ben: Player
     ) -> None:
         # Nobody is clocked in at table 2: the cage is no table's dealer and works them all.
         bought = post(cage, "/api/terminal/tables/2/buy-in/", {"player": ben.pk, "amount_cents": 2_000})
@@ -129,25 +100,25 @@ class TestWhoMovesChips:
         out = post(cage, "/api/terminal/tables/2/cash-out/", {"player": ana.pk})
         assert (out.status_code, out.json()["amount_cents"]) == (201, 7_000)
 
-    def test_the_cashier_still_runs_no_hands(self, cage: APIClient, tables: tuple[Table, Table]) -> None:
+    def test_the_cashier_still_runs_no_hands(self, cage: APIClient, two_tables: tuple[Table, Table]) -> None:
         started = post(cage, "/api/terminal/tables/2/hands/", {"expected_fees": []})
         assert (started.status_code, started.json()["code"]) == (403, "permission_denied")
 
 
 class TestOneTableAtATime:
     def test_a_buy_in_at_a_second_table_needs_the_floors_reason(
-        self, client_for: Callable[[str | None], APIClient], tables: tuple[Table, Table], ana: Player
+        self, client_for: Callable[[str | None], APIClient], two_tables: tuple[Table, Table], ana: Player
     ) -> None:
-        floor, before = client_for("floor"), _written()
+        floor, before = client_for("floor"), chip_writes()
         body = {"player": ana.pk, "amount_cents": 2_000, "seat_number": 3}
         refused = post(floor, "/api/terminal/tables/1/buy-in/", body)
         assert refused.status_code == 409
         assert (refused.json()["code"], refused.json()["field"]) == ("seated_elsewhere", "player")
         assert "already sits at table 2 seat 1" in refused.json()["detail"]
-        assert _written() == before
+        assert chip_writes() == before
         done = post(floor, "/api/terminal/tables/1/buy-in/", body | {"elsewhere_reason": "racking up at 2"})
         assert (done.status_code, done.json()["seat_number"]) == (201, 3)
-        seating = Seating.objects.active().get(table=tables[0], player=ana)
+        seating = Seating.objects.active().get(table=two_tables[0], player=ana)
         assert seating.elsewhere_reason == "racking up at 2"
         listed = floor.get("/api/seatings/", {"table": 1, "active": True}).json()["results"]
         assert [s["elsewhere_reason"] for s in listed] == ["racking up at 2"]
@@ -157,21 +128,21 @@ class TestWalkIn:
     URL = "/api/terminal/tables/1/buy-in/"
 
     def test_a_walk_in_named_as_a_player_on_file_needs_confirming(
-        self, client_for: Callable[[str | None], APIClient], tables: tuple[Table, Table], ana: Player
+        self, client_for: Callable[[str | None], APIClient], two_tables: tuple[Table, Table], ana: Player
     ) -> None:
-        floor, before = client_for("floor"), _written()
+        floor, before = client_for("floor"), chip_writes()
         body = {"new_player_name": "Ruiz, Ana", "amount_cents": 2_000, "seat_number": 5}
         refused = post(floor, self.URL, body)
         assert refused.status_code == 409
         assert (refused.json()["code"], refused.json()["field"]) == ("possible_duplicate", "name")
         assert "Same person?" in refused.json()["detail"]
-        assert _written() == before
+        assert chip_writes() == before
         done = post(floor, self.URL, body | {"new_player_confirmed": True})
         assert (done.status_code, done.json()["player_name"]) == (201, "Ruiz, Ana")
         assert Player.objects.count() == before[3] + 1
 
     def test_a_walk_in_with_a_new_name_needs_no_confirming(
-        self, client_for: Callable[[str | None], APIClient], tables: tuple[Table, Table]
+        self, client_for: Callable[[str | None], APIClient], two_tables: tuple[Table, Table]
     ) -> None:
         body = {"new_player_name": "Kai Wong", "amount_cents": 2_000, "seat_number": 5}
         done = post(client_for("floor"), self.URL, body)
@@ -185,7 +156,10 @@ class TestWalkIn:
         ],
     )
     def test_a_player_or_a_walk_in_exactly(
-        self, client_for: Callable[[str | None], APIClient], tables: tuple[Table, Table], body: dict[str, Any]
+        self,
+        client_for: Callable[[str | None], APIClient],
+        two_tables: tuple[Table, Table],
+        body: dict[str, Any],
     ) -> None:
         refused = post(client_for("floor"), self.URL, body)
         assert (refused.status_code, refused.json()["code"], refused.json()["field"]) == (
@@ -194,12 +168,12 @@ class TestWalkIn:
             "player",
         )
 
-    def test_only_the_floor_adds_a_walk_in(self, cage: APIClient, tables: tuple[Table, Table]) -> None:
-        before = _written()
+    def test_only_the_floor_adds_a_walk_in(self, cage: APIClient, two_tables: tuple[Table, Table]) -> None:
+        before = chip_writes()
         body = {"new_player_name": "Kai Wong", "amount_cents": 2_000}
         refused = post(cage, self.URL, body)
         assert (refused.status_code, refused.json()["code"]) == (403, "permission_denied")
-        assert _written() == before
+        assert chip_writes() == before
 
 
 class TestIdentification:
@@ -211,7 +185,7 @@ class TestIdentification:
         self, client_for: Callable[[str | None], APIClient], big: Table
     ) -> None:
         kai = services.create_player(name="Kai Wong")
-        floor, before = client_for("floor"), _written()
+        floor, before = client_for("floor"), chip_writes()
         body = {"player": kai.pk, "amount_cents": 1_050_000, "seat_number": 2}
         refused = post(floor, "/api/terminal/tables/7/buy-in/", body)
         assert refused.status_code == 409
@@ -220,7 +194,7 @@ class TestIdentification:
         new = {"new_player_name": "Lee Park", "amount_cents": 1_050_000, "seat_number": 3}
         walk_in = post(floor, "/api/terminal/tables/7/buy-in/", new)
         assert (walk_in.status_code, walk_in.json()["code"]) == (409, "identification_required")
-        assert _written() == before  # nobody seated, no walk-in created
+        assert chip_writes() == before  # nobody seated, no walk-in created
         shown = {"player": kai.pk, "document": "passport", "number": "P9", "issued_by": "MX"}
         assert floor.post("/api/identifications/", shown, format="json").status_code == 201
         assert post(floor, "/api/terminal/tables/7/buy-in/", body).status_code == 201
@@ -232,13 +206,13 @@ class TestIdentification:
         hand_flow.buy_in(
             table=big, player=kai, amount_cents=600_000, seat_number=2, by=cage_cashier, idempotency_key="k"
         )
-        before = _written()
+        before = chip_writes()
         refused = post(cage, "/api/terminal/tables/7/rebuy/", {"player": kai.pk, "amount_cents": 500_000})
         assert (refused.status_code, refused.json()["code"]) == (409, "identification_required")
         services.update_cash_day_settings(by=None, reason="test", report_threshold_cents=500_000)
         refused = post(cage, "/api/terminal/tables/7/cash-out/", {"player": kai.pk})
         assert (refused.status_code, refused.json()["code"]) == (409, "identification_required")
-        assert _written() == before
+        assert chip_writes() == before
         assert ledger_selectors.player_chips(table=big, player=kai) == 600_000
 
 
