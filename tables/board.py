@@ -6,37 +6,46 @@ seats), each list in order (players by their board name: the alias they chose, o
 initial; never the full name), the interest lists, and the collection fees in force for each game
 running, from the schedule version in force (California requires the fees posted).
 
-:func:`board_version` is what a board polls: one query of a few index lookups, which changes
-whenever anything the board shows may have changed (a list's record, a seating, a table or a
-schedule change, a time limit falling due, a schedule version taking effect), so an unchanged
-board costs the server that query and an empty answer (``304 Not Modified``), not a redraw.
+:func:`board_version` is what a board polls: one query that reads the few hundred rows the board
+draws from (the tables, who sits where, the places on the lists and their players' names, ...) as
+they are now, and digests them with the time limits fallen due, the schedule versions in force and
+the minute. Any change the board would draw changes it at once, whoever made the change and whether
+or not it was recorded anywhere; an unchanged board costs the server that query and an empty
+answer (``304 Not Modified``), not a redraw.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db.models import Model
 from django.utils import timezone
 
 from tables.models import (
     CollectionScheduleVersion,
-    ConfigChange,
     EntrySource,
     EntryState,
+    Game,
+    MustMove,
+    Player,
     Seating,
+    Stakes,
+    Table,
+    WaitingList,
     WaitingListEntry,
-    WaitingListEvent,
+    WaitingListSettings,
 )
 from tables.selectors import table_rates
 from tables.waiting_list_selectors import FloorState
 
 #: Part of every version: a change to what the board draws (its markup) makes every board redraw.
 BOARD_FORMAT = "1"
-#: Anything the version can't see (a player renamed at the cage) shows within this many seconds.
-REDRAW_AT_LEAST_EVERY = 300
+#: The board says "as of" to the minute: an unchanged board is drawn again once a minute for it.
+REDRAW_AT_LEAST_EVERY = 60
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,30 +181,112 @@ def _fees(state: FloorState) -> list[BoardFees]:
     return fees
 
 
+@dataclass(frozen=True, slots=True)
+class _Drawn:
+    """Rows the board (or the floor's "Seats to fill") draws from: ``model``'s rows matching
+    ``where`` (``%s``: the on-list states, ``states`` times), and the columns that change a drawing."""
+
+    model: type[Model]
+    columns: str  # the fields' names, spaced
+    where: str = ""
+    states: int = 0
+
+    def select(self) -> str:
+        """``SELECT 'table', COALESCE(CAST(a AS TEXT), '') || '|' || ...``: a text per row."""
+        parts = [
+            f"COALESCE(CAST({self.model._meta.get_field(c).column} AS TEXT), '')"
+            for c in self.columns.split()
+        ]
+        where = f" WHERE {self.where}" if self.where else ""
+        text = " || '|' || ".join(parts)
+        return f"SELECT '{self.model._meta.model_name}', {text} FROM {self.model._meta.db_table}{where}"
+
+
+def _drawn() -> tuple[_Drawn, ...]:
+    """Every column the board's and the "Seats to fill" selectors read (:class:`FloorState`,
+    :func:`board`): a column left out would be a change no board sees until the next minute."""
+    tables, lists = Table._meta.db_table, WaitingList._meta.db_table
+    entries, seatings = WaitingListEntry._meta.db_table, Seating._meta.db_table
+    used = "id IN (SELECT {0}_id FROM " + tables + " UNION SELECT {0}_id FROM " + lists + ")"
+    on_list = "state IN (%s, %s)"
+    return (
+        # Every table: the open ones are drawn, the closed ones offered to an interest list.
+        _Drawn(Table, "id number status game stakes seat_count collection_schedule"),
+        # The games and stakes of the tables and lists: names, labels, the lists' order.
+        _Drawn(Game, "id slug name sort_order", used.format("game")),
+        _Drawn(
+            Stakes,
+            "id code structure small_bet_cents big_bet_cents alt_small_bet_cents alt_big_bet_cents"
+            " buy_in_min_cents buy_in_max_cents kill point_cents",
+            used.format("stakes"),
+        ),
+        # Who sits where: the open seats, the must-move tables' players.
+        _Drawn(Seating, "id table seat player", "left_at IS NULL"),
+        _Drawn(WaitingList, "id game stakes is_active"),
+        # The places on the lists: all the order and the time limits read.
+        _Drawn(
+            WaitingListEntry,
+            "id waiting_list player entry_kind from_table added_via state position"
+            " expires_at arrived_at call_deadline called_to misses",
+            on_list,
+            states=1,
+        ),
+        # The names drawn: the players on a list or seated (renamed, a board name chosen).
+        _Drawn(
+            Player,
+            "id name board_alias",
+            f"id IN (SELECT player_id FROM {entries} WHERE {on_list}"
+            f" UNION SELECT player_id FROM {seatings} WHERE left_at IS NULL)",
+            states=1,
+        ),
+        _Drawn(MustMove, "id table waiting_list"),
+        _Drawn(
+            WaitingListSettings,
+            "id call_in_minutes call_minutes missed_call_policy move_down_places table_changes_first"
+            " interest_players interest_by_game",
+        ),
+    )
+
+
+@functools.cache
+def _version_sql() -> str:
+    """The version's one query: a row per thing drawn (``kind``, its columns as text), then the
+    number of time limits fallen due and not yet recorded, and of schedule versions in force."""
+    entries = WaitingListEntry._meta.db_table
+    selects = [drawn.select() for drawn in _drawn()]
+    selects.append(
+        f"SELECT 'due', CAST(COUNT(*) AS TEXT) FROM {entries} WHERE state IN (%s, %s) AND ("
+        "(added_via = %s AND arrived_at IS NULL AND expires_at <= %s)"
+        " OR (state = %s AND call_deadline <= %s))"
+    )
+    selects.append(
+        "SELECT 'in_force', CAST(COUNT(*) AS TEXT)"
+        f" FROM {CollectionScheduleVersion._meta.db_table} WHERE effective_from <= %s"
+    )
+    return " UNION ALL ".join(selects)
+
+
 def board_version(now: datetime.datetime | None = None) -> str:
-    """A short digest that changes whenever the board may show something new (one query): the
-    latest list event, configuration change (tables opened, closed or changed, schedules, lists,
-    settings, board names) and seating; the number of players seated; the time limits fallen due
-    and not yet recorded; the schedule versions in force; and a clock of
-    :data:`REDRAW_AT_LEAST_EVERY` seconds for what none of these sees."""
+    """A short digest that changes whenever the board (or the floor's "Seats to fill") would draw
+    something else, read in one query: the rows the board draws from, as they are now (every
+    table; the games and stakes of the tables and lists; who sits where; the lists and the places
+    on them; the names of the players on a list or seated; the must-move tables; the room's list
+    settings); the time limits fallen due and not yet recorded; the schedule versions in force;
+    and the minute (the board says "as of" to the minute).
+
+    It reads the state itself, not a record of changes, so no write is missed: a change shows at
+    the next poll whoever made it and whatever it records (a player renamed at the cage, a table's
+    game changed, two writers committing out of order), and a restarted server answers the same.
+    """
     now = now or timezone.now()
     at = connection.ops.adapt_datetimefield_value(now)
-    entry = WaitingListEntry._meta.db_table
-    seating = Seating._meta.db_table
-    sql = (
-        f"SELECT (SELECT MAX(id) FROM {WaitingListEvent._meta.db_table}),"
-        f" (SELECT MAX(id) FROM {ConfigChange._meta.db_table}),"
-        f" (SELECT MAX(id) FROM {seating}),"
-        f" (SELECT COUNT(*) FROM {seating} WHERE left_at IS NULL),"
-        f" (SELECT COUNT(*) FROM {entry} WHERE state IN (%s, %s) AND ("
-        "(added_via = %s AND arrived_at IS NULL AND expires_at <= %s)"
-        " OR (state = %s AND call_deadline <= %s))),"
-        f" (SELECT COUNT(*) FROM {CollectionScheduleVersion._meta.db_table} WHERE effective_from <= %s)"
-    )
-    params = [EntryState.WAITING, EntryState.CALLED, EntrySource.PHONE, at, EntryState.CALLED, at, at]
+    on_list = [EntryState.WAITING, EntryState.CALLED]
+    params: list[object] = [state for drawn in _drawn() for _ in range(drawn.states) for state in on_list]
+    params += [*on_list, EntrySource.PHONE, at, EntryState.CALLED, at, at]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    clock = int(now.timestamp()) // REDRAW_AT_LEAST_EVERY
-    text = "|".join(str(value) for value in (BOARD_FORMAT, *row, clock))
-    return hashlib.sha256(text.encode()).hexdigest()[:20]
+        cursor.execute(_version_sql(), params)
+        rows = sorted(cursor.fetchall())
+    digest = hashlib.sha256(f"{BOARD_FORMAT}|{int(now.timestamp()) // REDRAW_AT_LEAST_EVERY}".encode())
+    for kind, text in rows:
+        digest.update(f"\n{kind}|{text}".encode())
+    return digest.hexdigest()[:20]
