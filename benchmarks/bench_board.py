@@ -23,7 +23,8 @@ What it does:
      off a list, a player on a list renamed, a table's game changed: :func:`change`): the ``200``
      redraws it causes, and how long after each change every board had it (the issue's bound:
      5 s);
-   * **no ETag** (the baseline a board without the version would be): every poll redraws;
+   * **no ETag** (a board without the version): every poll is a full ``200`` answer (drawn once
+     per worker and version since the workers keep their last drawing; every poll drew it before);
 
 4. prints per run the requests per second, the server's CPU per request (its workers, and
    PostgreSQL's backends on ``--db postgres``), the share of one core the boards take, the answers'
@@ -318,7 +319,7 @@ def main(argv: list[str]) -> int:
         for name, etags, busy in (
             ("idle (ETag, 304)", True, False),
             (f"busy (a change every {args.change_every:g} s)", True, True),
-            ("no ETag (every poll redraws)", False, False),
+            ("no ETag (every poll a 200)", False, False),
         ):
             if args.db == "postgres":
                 pg_pids = _backends(args.pg, args.pg_db)

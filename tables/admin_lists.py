@@ -14,7 +14,7 @@ Imported by :mod:`tables.admin` (Django's admin discovery loads only ``admin`` m
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.db.models import Count, Q, QuerySet
@@ -29,8 +29,13 @@ from tables.models import (
     WaitingListSettings,
 )
 
+if TYPE_CHECKING:  # generic in the stubs only (tables.admin derives from it bare, pyproject.toml)
+    _ModelAdmin = admin.ModelAdmin[Any]
+else:
+    _ModelAdmin = admin.ModelAdmin
 
-class ListReadOnlyAdmin(admin.ModelAdmin):
+
+class ListReadOnlyAdmin(_ModelAdmin):
     """Viewed only: no add, change or delete whatever the user's permissions, and no bulk action.
     A user with the model's ``view`` permission (the floor, auditors, superusers) sees the list
     and each row's page with every field read-only."""
@@ -57,11 +62,9 @@ class WaitingListAdmin(ListReadOnlyAdmin):
     list_select_related = ("game", "stakes", "created_by")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[WaitingList]:
-        return (
-            super()
-            .get_queryset(request)
-            .annotate(on_list_count=Count("entries", filter=Q(entries__state__in=EntryState.on_list())))
-        )
+        lists: QuerySet[WaitingList] = super().get_queryset(request)
+        on_list = Q(entries__state__in=EntryState.on_list())
+        return lists.annotate(on_list_count=Count("entries", filter=on_list))
 
     @admin.display(description="List", ordering="game__sort_order")
     def label_shown(self, obj: WaitingList) -> str:

@@ -20,9 +20,10 @@ import datetime
 import functools
 import hashlib
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.utils import timezone
 
 from tables.models import (
@@ -181,22 +182,28 @@ def _fees(state: FloorState) -> list[BoardFees]:
     return fees
 
 
+#: The parameters of the version's query, by name (``now``: the time the board is drawn for).
+_ON_LIST = "state IN (%s, %s)"
+_ON_LIST_PARAMS = ("waiting", "called")
+
+
 @dataclass(frozen=True, slots=True)
 class _Drawn:
     """Rows the board (or the floor's "Seats to fill") draws from: ``model``'s rows matching
-    ``where`` (``%s``: the on-list states, ``states`` times), and the columns that change a drawing."""
+    ``where`` (its ``%s`` are ``params``, by name), and the columns that change a drawing."""
 
     model: type[Model]
     columns: str  # the fields' names, spaced
     where: str = ""
-    states: int = 0
+    params: tuple[str, ...] = ()
 
     def select(self) -> str:
         """``SELECT 'table', COALESCE(CAST(a AS TEXT), '') || '|' || ...``: a text per row."""
-        parts = [
-            f"COALESCE(CAST({self.model._meta.get_field(c).column} AS TEXT), '')"
-            for c in self.columns.split()
-        ]
+        parts = []
+        for name in self.columns.split():
+            field = self.model._meta.get_field(name)
+            assert isinstance(field, Field), name  # a column of the model, not a reverse relation
+            parts.append(f"COALESCE(CAST({field.column} AS TEXT), '')")
         where = f" WHERE {self.where}" if self.where else ""
         text = " || '|' || ".join(parts)
         return f"SELECT '{self.model._meta.model_name}', {text} FROM {self.model._meta.db_table}{where}"
@@ -208,7 +215,6 @@ def _drawn() -> tuple[_Drawn, ...]:
     tables, lists = Table._meta.db_table, WaitingList._meta.db_table
     entries, seatings = WaitingListEntry._meta.db_table, Seating._meta.db_table
     used = "id IN (SELECT {0}_id FROM " + tables + " UNION SELECT {0}_id FROM " + lists + ")"
-    on_list = "state IN (%s, %s)"
     return (
         # Every table: the open ones are drawn, the closed ones offered to an interest list.
         _Drawn(Table, "id number status game stakes seat_count collection_schedule"),
@@ -220,6 +226,14 @@ def _drawn() -> tuple[_Drawn, ...]:
             " buy_in_min_cents buy_in_max_cents kill point_cents",
             used.format("stakes"),
         ),
+        # The tables' schedule versions in force or past (a version's rates never change): the
+        # fees posted, the version and since when.
+        _Drawn(
+            CollectionScheduleVersion,
+            "id schedule number effective_from",
+            f"effective_from <= %s AND schedule_id IN (SELECT collection_schedule_id FROM {tables})",
+            ("now",),
+        ),
         # Who sits where: the open seats, the must-move tables' players.
         _Drawn(Seating, "id table seat player", "left_at IS NULL"),
         _Drawn(WaitingList, "id game stakes is_active"),
@@ -228,16 +242,16 @@ def _drawn() -> tuple[_Drawn, ...]:
             WaitingListEntry,
             "id waiting_list player entry_kind from_table added_via state position"
             " expires_at arrived_at call_deadline called_to misses",
-            on_list,
-            states=1,
+            _ON_LIST,
+            _ON_LIST_PARAMS,
         ),
         # The names drawn: the players on a list or seated (renamed, a board name chosen).
         _Drawn(
             Player,
             "id name board_alias",
-            f"id IN (SELECT player_id FROM {entries} WHERE {on_list}"
+            f"id IN (SELECT player_id FROM {entries} WHERE {_ON_LIST}"
             f" UNION SELECT player_id FROM {seatings} WHERE left_at IS NULL)",
-            states=1,
+            _ON_LIST_PARAMS,
         ),
         _Drawn(MustMove, "id table waiting_list"),
         _Drawn(
@@ -248,22 +262,23 @@ def _drawn() -> tuple[_Drawn, ...]:
     )
 
 
+#: The time limits fallen due by ``now`` and not yet recorded (the next write records them).
+_DUE = (
+    "SELECT 'due', CAST(COUNT(*) AS TEXT) FROM {entries} WHERE state IN (%s, %s) AND ("
+    "(added_via = %s AND arrived_at IS NULL AND expires_at <= %s) OR (state = %s AND call_deadline <= %s))"
+)
+_DUE_PARAMS = ("waiting", "called", "phone", "now", "called", "now")
+
+
 @functools.cache
-def _version_sql() -> str:
-    """The version's one query: a row per thing drawn (``kind``, its columns as text), then the
-    number of time limits fallen due and not yet recorded, and of schedule versions in force."""
-    entries = WaitingListEntry._meta.db_table
-    selects = [drawn.select() for drawn in _drawn()]
-    selects.append(
-        f"SELECT 'due', CAST(COUNT(*) AS TEXT) FROM {entries} WHERE state IN (%s, %s) AND ("
-        "(added_via = %s AND arrived_at IS NULL AND expires_at <= %s)"
-        " OR (state = %s AND call_deadline <= %s))"
+def _version_query() -> tuple[str, tuple[str, ...]]:
+    """The version's one query (a row per thing drawn: its kind and its columns as text, then the
+    number of time limits fallen due) and its parameters' names in order."""
+    drawn = _drawn()
+    sql = " UNION ALL ".join(
+        [*(d.select() for d in drawn), _DUE.format(entries=WaitingListEntry._meta.db_table)]
     )
-    selects.append(
-        "SELECT 'in_force', CAST(COUNT(*) AS TEXT)"
-        f" FROM {CollectionScheduleVersion._meta.db_table} WHERE effective_from <= %s"
-    )
-    return " UNION ALL ".join(selects)
+    return sql, (*(name for d in drawn for name in d.params), *_DUE_PARAMS)
 
 
 def board_version(now: datetime.datetime | None = None) -> str:
@@ -271,20 +286,24 @@ def board_version(now: datetime.datetime | None = None) -> str:
     something else, read in one query: the rows the board draws from, as they are now (every
     table; the games and stakes of the tables and lists; who sits where; the lists and the places
     on them; the names of the players on a list or seated; the must-move tables; the room's list
-    settings); the time limits fallen due and not yet recorded; the schedule versions in force;
-    and the minute (the board says "as of" to the minute).
+    settings; the tables' schedule versions in force); the time limits fallen due and not yet
+    recorded; and the minute (the board says "as of" to the minute). The board drawn is a function
+    of these, so a drawing can be kept under its version (``web.board_views``).
 
     It reads the state itself, not a record of changes, so no write is missed: a change shows at
     the next poll whoever made it and whatever it records (a player renamed at the cage, a table's
     game changed, two writers committing out of order), and a restarted server answers the same.
     """
     now = now or timezone.now()
-    at = connection.ops.adapt_datetimefield_value(now)
-    on_list = [EntryState.WAITING, EntryState.CALLED]
-    params: list[object] = [state for drawn in _drawn() for _ in range(drawn.states) for state in on_list]
-    params += [*on_list, EntrySource.PHONE, at, EntryState.CALLED, at, at]
+    values: dict[str, Any] = {
+        "now": connection.ops.adapt_datetimefield_value(now),
+        "waiting": EntryState.WAITING,
+        "called": EntryState.CALLED,
+        "phone": EntrySource.PHONE,
+    }
+    sql, names = _version_query()
     with connection.cursor() as cursor:
-        cursor.execute(_version_sql(), params)
+        cursor.execute(sql, [values[name] for name in names])
         rows = sorted(cursor.fetchall())
     digest = hashlib.sha256(f"{BOARD_FORMAT}|{int(now.timestamp()) // REDRAW_AT_LEAST_EVERY}".encode())
     for kind, text in rows:

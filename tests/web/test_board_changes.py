@@ -3,10 +3,11 @@
 The board's version (``tables.board.board_version``, the panel's ETag) reads what the board draws,
 not a record of changes: a player renamed at the floor's player page (no history row), a table's
 game changed on its setup page, a table opened or closed, a game renamed, even a change written
-with no record at all, each gives the next poll a new ETag and the new panel (no waiting, no clock:
-the tests assert on the version and the panel). Unchanged, a poll is still one query and a 304;
-each worker draws a version once and hands the copy to the other boards; a change made while the
-panel is drawn is never kept under a version that no longer names it.
+with no record at all, each gives the next poll a new ETag and the new panel, and new fees when
+they take effect (no waiting, no clock: the tests assert on the version and the panel).
+Unchanged, a poll is still one query and a 304; each worker draws a version once and hands the
+copy to the other boards; a change made while the panel is drawn is never kept under a version
+that no longer names it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tables import services
-from tables.board import REDRAW_AT_LEAST_EVERY, board_version
+from tables.board import REDRAW_AT_LEAST_EVERY, board, board_version
 from tables.models import Game, Player, Stakes, Table
 from web import board_views
 
@@ -166,6 +167,27 @@ def test_a_player_renamed_at_the_cage_changes_the_version_at_once(room: dict[str
     assert board_version(now) == before
     services.update_player(player=room["waiting"], name="Ann Marie Jones", by=None)
     assert board_version(now) != before
+
+
+def test_a_schedule_version_taking_effect_changes_the_version_then(room: dict[str, Any]) -> None:
+    """New fees decided for later show when they take effect, with no write at that moment."""
+    table = room["table"]
+    schedule = table.collection_schedule
+    in_force = schedule.version_at(timezone.now())
+    rates = [
+        {name: getattr(rate, name) for name in services.RATE_FIELDS}
+        | {"fee_cents": rate.fee_cents + 100 if rate.fee_cents else rate.fee_cents}
+        for rate in in_force.rates.all()
+    ]
+    takes_effect = (timezone.now() + datetime.timedelta(hours=1)).replace(second=30, microsecond=0)
+    services.revise_schedule(
+        schedule=schedule, rates=rates, by=None, reason="dearer fees", effective_from=takes_effect
+    )
+    second = datetime.timedelta(seconds=1)
+    before, after = takes_effect - second, takes_effect + second
+    assert board_version(before) != board_version(after)  # the same minute: only the fees differ
+    [posted] = [f for f in board(after).fees if f.schedule == schedule.code]
+    assert posted.version == in_force.number + 1
 
 
 def test_the_version_moves_with_the_minute_the_board_shows(room: dict[str, Any]) -> None:
