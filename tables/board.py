@@ -214,6 +214,7 @@ def _drawn() -> tuple[_Drawn, ...]:
     :func:`board`): a column left out would be a change no board sees until the next minute."""
     tables, lists = Table._meta.db_table, WaitingList._meta.db_table
     entries, seatings = WaitingListEntry._meta.db_table, Seating._meta.db_table
+    must_moves = MustMove._meta.db_table
     used = "id IN (SELECT {0}_id FROM " + tables + " UNION SELECT {0}_id FROM " + lists + ")"
     return (
         # Every table: the open ones are drawn, the closed ones offered to an interest list.
@@ -245,12 +246,13 @@ def _drawn() -> tuple[_Drawn, ...]:
             _ON_LIST,
             _ON_LIST_PARAMS,
         ),
-        # The names drawn: the players on a list or seated (renamed, a board name chosen).
+        # The names drawn: the players on a list, and those at a must-move table (offered a seat
+        # by name in "Seats to fill"); renamed, or a board name chosen.
         _Drawn(
             Player,
             "id name board_alias",
-            f"id IN (SELECT player_id FROM {entries} WHERE {_ON_LIST}"
-            f" UNION SELECT player_id FROM {seatings} WHERE left_at IS NULL)",
+            f"id IN (SELECT player_id FROM {entries} WHERE {_ON_LIST} UNION SELECT player_id FROM"
+            f" {seatings} WHERE left_at IS NULL AND table_id IN (SELECT table_id FROM {must_moves}))",
             _ON_LIST_PARAMS,
         ),
         _Drawn(MustMove, "id table waiting_list"),
@@ -285,9 +287,9 @@ def board_version(now: datetime.datetime | None = None) -> str:
     """A short digest that changes whenever the board (or the floor's "Seats to fill") would draw
     something else, read in one query: the rows the board draws from, as they are now (every
     table; the games and stakes of the tables and lists; who sits where; the lists and the places
-    on them; the names of the players on a list or seated; the must-move tables; the room's list
-    settings; the tables' schedule versions in force); the time limits fallen due and not yet
-    recorded; and the minute (the board says "as of" to the minute). The board drawn is a function
+    on them; the names of the players on a list or at a must-move table; the must-move tables; the
+    room's list settings; the tables' schedule versions in force); the time limits fallen due and
+    not yet recorded; and the minute (the board says "as of" to the minute). The board drawn is a function
     of these, so a drawing can be kept under its version (``web.board_views``).
 
     It reads the state itself, not a record of changes, so no write is missed: a change shows at
@@ -305,7 +307,6 @@ def board_version(now: datetime.datetime | None = None) -> str:
     with connection.cursor() as cursor:
         cursor.execute(sql, [values[name] for name in names])
         rows = sorted(cursor.fetchall())
-    digest = hashlib.sha256(f"{BOARD_FORMAT}|{int(now.timestamp()) // REDRAW_AT_LEAST_EVERY}".encode())
-    for kind, text in rows:
-        digest.update(f"\n{kind}|{text}".encode())
-    return digest.hexdigest()[:20]
+    clock = int(now.timestamp()) // REDRAW_AT_LEAST_EVERY
+    text = "\n".join([f"{BOARD_FORMAT}|{clock}", *(f"{kind}|{row}" for kind, row in rows)])
+    return hashlib.sha256(text.encode()).hexdigest()[:20]

@@ -169,6 +169,15 @@ def test_a_player_renamed_at_the_cage_changes_the_version_at_once(room: dict[str
     assert board_version(now) != before
 
 
+def test_a_player_renamed_at_a_must_move_table_changes_the_version(room: dict[str, Any]) -> None:
+    """ "Seats to fill" offers a must-move table's players by name; the version reads their names."""
+    services.set_must_move(table=room["table"], waiting_list=room["list"], by=None)
+    now = timezone.now()
+    before = board_version(now)
+    services.update_player(player=room["seated"][0], name="Moved Along", by=None)
+    assert board_version(now) != before
+
+
 def test_a_schedule_version_taking_effect_changes_the_version_then(room: dict[str, Any]) -> None:
     """New fees decided for later show when they take effect, with no write at that moment."""
     table = room["table"]
