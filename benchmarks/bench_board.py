@@ -207,8 +207,11 @@ def measure(
     step = 0
     while time.monotonic() - started < args.duration:
         if busy and time.monotonic() - started >= (step + 1) * args.change_every - args.change_every / 2:
-            change(step)
+            # When the change begins: a poll started after it that gets a new ETag has it (a poll
+            # started before its commit and answered after would otherwise wait for the next change
+            # to be counted).
             changes.append(time.monotonic())
+            change(step)
             step += 1
         time.sleep(0.05)
     elapsed = time.monotonic() - started
