@@ -614,3 +614,6 @@ class ConfigChangeAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+from tables import admin_lists  # noqa: E402, F401  (the waiting lists' read-only admin registers itself)
