@@ -450,7 +450,7 @@ def measure(rounds: int) -> dict[str, Any]:
     filters = ReportFilters(date_from=first, date_to=month_end)
     from django.conf import settings
 
-    params = {
+    params: dict[str, Any] = {
         "start": filters.start,
         "end": filters.end,
         "first": first,
