@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_hand_api import cpu_seconds, drop, recreate  # noqa: E402
+from bench_terminal import postgres_backends  # noqa: E402
 from prod_server import Server  # noqa: E402
 from prod_server import start as start_server  # noqa: E402
 
@@ -325,7 +326,7 @@ def main(argv: list[str]) -> int:
             ("no ETag (every poll a 200)", False, False),
         ):
             if args.db == "postgres":
-                pg_pids = _backends(args.pg, args.pg_db)
+                pg_pids = postgres_backends(args.pg, args.pg_db)
             measure(name, port, pids, pg_pids, args, etags=etags, busy=busy)
     finally:
         if server is not None:
@@ -337,23 +338,6 @@ def main(argv: list[str]) -> int:
             drop(args.pg, args.pg_db)
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
-
-
-def _backends(base_url: str, name: str) -> list[int]:
-    import subprocess
-
-    out = subprocess.run(
-        [
-            "psql",
-            f"{base_url}/postgres",
-            "-Atc",
-            f"SELECT pid FROM pg_stat_activity WHERE datname = '{name}'",
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return [int(line) for line in out.split()]
 
 
 if __name__ == "__main__":

@@ -44,6 +44,7 @@ from tables.models import (
 )
 from tables.selectors import identity_q, survivor_of
 from tables.services.common import User, acting_user, check_text, require_reason
+from tables.services.players import hidden_number
 
 IN_KINDS = (ChipMovementKind.BUY_IN, ChipMovementKind.REBUY)
 OUT_KINDS = (ChipMovementKind.CASH_OUT,)
@@ -223,7 +224,7 @@ def record_identification(
     day = gaming_day(moment)
     if expires_on is not None and expires_on < moment.astimezone(_zone()).date():
         raise FloorValidationError("This identification has expired; ask for another.", field="expires_on")
-    return PlayerIdentification.objects.create(
+    identification = PlayerIdentification.objects.create(
         player=survivor_of(player),
         gaming_day=day,
         kind=kind,
@@ -234,6 +235,16 @@ def record_identification(
         recorded_at=moment,
         recorded_by=acting_user(by),
     )
+    # The player's change log says so in words, as it does every change to the record; the
+    # number only by its last two characters (the identification row keeps it for the report).
+    shown = f"{IdentificationKind(kind).label} {hidden_number(number)}, issued by {issued_by}"
+    record_change(
+        instance=identification.player,
+        action=ConfigAction.UPDATE,
+        by=by,
+        after={"identification": f"{shown}, for the gaming day of {day:%Y-%m-%d}"},
+    )
+    return identification
 
 
 _UNSET: Any = object()

@@ -14,6 +14,7 @@ from backoffice.reports.cash_day import build_cash_day_report
 from handflow import services as hand_flow
 from tables import errors, services
 from tables.models import CashDaySettings, ChipMovement, ConfigChange, Player, PlayerIdentification, Table
+from tables.player_names import names_as_of
 
 MakeTable = Callable[..., Table]
 
@@ -71,6 +72,23 @@ def test_the_day_total_warns_past_10000_and_needs_identification(make_table: Mak
     assert ident.gaming_day == services.gaming_day()
     check = services.require_identification(player=ana, kind="rebuy", amount_cents=500_000)
     assert (check.identification_id, check.needs_identification) == (ident.pk, False)
+
+
+def test_recording_an_identification_is_in_the_players_change_log_in_words(db: None) -> None:
+    ana = services.create_player(name="Ana Ruiz")
+    ident = services.record_identification(
+        player=ana, kind="drivers_license", number="D1234567", issued_by="California", by=None
+    )
+    change = ConfigChange.objects.filter(object_repr__startswith="Ana Ruiz").order_by("-pk").first()
+    assert change is not None
+    assert change.object_id == str(ana.pk)
+    words = change.after["identification"]
+    assert words.startswith("Driver")
+    assert "ending 67, issued by California" in words
+    assert f"{ident.gaming_day:%Y-%m-%d}" in words
+    assert "D1234567" not in str(change.after)
+    # Not a rename: the reports' names as they were are unchanged by it.
+    assert names_as_of([ana.pk], ident.recorded_at - dt.timedelta(seconds=1)) == {ana.pk: "Ana Ruiz"}
 
 
 def test_identification_is_checked(db: None) -> None:
