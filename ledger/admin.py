@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
+from casino.core.admin import ReadOnlyAdmin
 from ledger.models import (
     AccessEvent,
     Account,
@@ -25,21 +26,6 @@ from ledger.models import (
     ShiftClose,
     VarianceSignOff,
 )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """No add, change or delete, whatever the user's permissions; every field is read-only."""
-
-    actions = None  # no bulk "delete selected"
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class EntryInline(admin.TabularInline):

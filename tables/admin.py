@@ -19,6 +19,7 @@ from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
 
 import tables.player_admin  # noqa: F401 (registers the players' admin)
+from casino.core.admin import ReadOnlyAdmin
 from tables import services
 from tables.admin_tools import change_reason_field
 from tables.admin_tools import dry_run as _dry_run
@@ -560,60 +561,31 @@ class HandPlayerInline(admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(ReadOnlyAdmin):
     """Hands, read-only: no action, no change. A hand is dealt with its fees by the dealer terminals
     (:func:`handflow.services.start_hand`), settled by confirming its showdown, voided by a misdeal."""
 
-    actions = None  # not even the site-wide ones: nothing here changes a hand
     list_display = ("table", "number", "game", "stakes", "status", "button_seat", "dealer", "created_at")
     list_filter = ("status", "table", "game", "misdeal_reason")
     inlines = (HandPlayerInline,)
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(DealerShift)
-class DealerShiftAdmin(admin.ModelAdmin):
+class DealerShiftAdmin(ReadOnlyAdmin):
     """Dealers' downs, read-only: a dealer clocks in and out at the terminal, the floor reassigns
     there (:func:`tables.services.clock_in`); the downs report is in the back office."""
 
-    actions = None
     list_display = ("table", "dealer", "clocked_in_at", "clocked_out_at", "clocked_in_by", "clocked_out_by")
     list_filter = ("table", "dealer")
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(ConfigChange)
-class ConfigChangeAdmin(admin.ModelAdmin):
+class ConfigChangeAdmin(ReadOnlyAdmin):
     """The configuration history: append-only, so read-only here."""
 
     list_display = ("at", "by_username", "action", "content_type", "object_repr", "reason")
     list_filter = ("action", "content_type")
     search_fields = ("object_repr", "reason", "by_username")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 from tables import admin_lists  # noqa: E402, F401  (the waiting lists' read-only admin registers itself)

@@ -14,12 +14,11 @@ Imported by :mod:`tables.admin` (Django's admin discovery loads only ``admin`` m
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from django.contrib import admin
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 
+from casino.core.admin import ReadOnlyAdmin
 from tables.models import (
     EntryState,
     MustMove,
@@ -29,27 +28,10 @@ from tables.models import (
     WaitingListSettings,
 )
 
-if TYPE_CHECKING:  # generic in the stubs only (tables.admin derives from it bare, pyproject.toml)
-    _ModelAdmin = admin.ModelAdmin[Any]
-else:
-    _ModelAdmin = admin.ModelAdmin
 
-
-class ListReadOnlyAdmin(_ModelAdmin):
-    """Viewed only: no add, change or delete whatever the user's permissions, and no bulk action.
-    A user with the model's ``view`` permission (the floor, auditors, superusers) sees the list
-    and each row's page with every field read-only."""
-
-    actions = None  # not even the site-wide "delete selected"
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+class ListReadOnlyAdmin(ReadOnlyAdmin):
+    """The lists' records, viewed only (:class:`casino.core.admin.ReadOnlyAdmin`): the floor,
+    auditors and superusers see them; the lists change through the services only."""
 
 
 @admin.register(WaitingList)
