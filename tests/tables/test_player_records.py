@@ -152,10 +152,14 @@ def test_a_player_with_ledger_rows_or_any_record_is_not_deleted(
         player=cy, kind="drivers_license", number="D1234567", issued_by="CA", by=None
     )
     for player in (ben, cy):
+        logged = [change.action for change in log_of(player.pk)]
         with pytest.raises(InUse):
             services.delete_player(player=player, by=users["floor"])
         assert Player.objects.filter(pk=player.pk).exists()
-        assert [change.action for change in log_of(player.pk)] == ["create"]
+        # The refused deletion wrote nothing (Cy's identification is in the log as a change).
+        assert [change.action for change in log_of(player.pk)] == logged
+    assert [change.action for change in log_of(ben.pk)] == ["create"]
+    assert [change.action for change in log_of(cy.pk)] == ["create", "update"]
     assert Entry.objects.filter(account__player=ben).exists()
 
 
