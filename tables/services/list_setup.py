@@ -24,7 +24,8 @@ from tables.models import (
     WaitingListSettings,
 )
 from tables.services.common import User, acting_user
-from tables.services.list_places import choice, clean_text, lock_lists, settled
+from tables.services.list_places import choice, lock_lists, settled
+from tables.services.players import update_player
 
 # --- Lists ------------------------------------------------------------------------------------------
 
@@ -41,18 +42,7 @@ def create_list(*, game: Game, stakes: Stakes, by: User, reason: str = "") -> Wa
             f"There is a {existing.label} list already.", code="duplicate_list", field="stakes"
         )
     if existing is not None:
-        before = snapshot(existing)
-        existing.is_active = True
-        existing.save(update_fields=["is_active"])
-        record_change(
-            instance=existing,
-            action=ConfigAction.OPEN,
-            by=by,
-            reason=reason,
-            before=before,
-            after=snapshot(existing),
-        )
-        return existing
+        return _set_active(existing, active=True, by=by, reason=reason)
     created = WaitingList.objects.create(game=game, stakes=stakes, created_by=acting_user(by))
     record_change(instance=created, action=ConfigAction.CREATE, by=by, reason=reason, after=snapshot(created))
     return created
@@ -68,12 +58,17 @@ def close_list(*, waiting_list: WaitingList, by: User, reason: str = "") -> Wait
             f"{len(places.order)} player(s) are on the {waiting_list.label} list: seat or remove them first.",
             code="players_waiting",
         )
+    return _set_active(waiting_list, active=False, by=by, reason=reason)
+
+
+def _set_active(waiting_list: WaitingList, *, active: bool, by: User, reason: str) -> WaitingList:
+    """Open (``active``) or close a list, with its row in the configuration history."""
     before = snapshot(waiting_list)
-    waiting_list.is_active = False
+    waiting_list.is_active = active
     waiting_list.save(update_fields=["is_active"])
     record_change(
         instance=waiting_list,
-        action=ConfigAction.CLOSE,
+        action=ConfigAction.OPEN if active else ConfigAction.CLOSE,
         by=by,
         reason=reason,
         before=before,
@@ -84,22 +79,10 @@ def close_list(*, waiting_list: WaitingList, by: User, reason: str = "") -> Wait
 
 @service
 def set_board_alias(*, player: Player, alias: str, by: User) -> Player:
-    """The name the room's board shows for ``player`` (blank: first name and initial). Recorded in
-    the configuration history: the board is what the room shows in public."""
-    alias = clean_text(alias, field="board_alias", what="A board name", longest=30)
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    before = {"board_alias": player.board_alias}
-    player.board_alias = alias
-    player.save(update_fields=["board_alias"])
-    record_change(
-        instance=player,
-        action=ConfigAction.UPDATE,
-        by=by,
-        reason="board name",
-        before=before,
-        after={"board_alias": alias},
-    )
-    return player
+    """The name the room's board shows for ``player`` (blank: first name and initial): a change to
+    the player's record like any other (:func:`tables.services.update_player`, which logs it in
+    the change log; the board is what the room shows in public)."""
+    return update_player(player=player, board_alias=alias, by=by, reason="board name")
 
 
 # --- The room's settings -----------------------------------------------------------------------------

@@ -88,8 +88,8 @@ def _changed(old: dict[str, str], new: dict[str, str]) -> tuple[dict[str, str], 
 
 
 def _board_alias(alias: str | None) -> str:
-    """The board name as stored: stripped, at most 30 printable characters (as the lists' own
-    ``set_board_alias`` takes it)."""
+    """The board name as stored: stripped, at most 30 printable characters (the lists'
+    ``set_board_alias`` changes it through :func:`update_player` too)."""
     alias = (alias or "").strip()
     check_text(alias, field="board_alias", what="A board name", longest=30)
     return alias
