@@ -42,6 +42,7 @@ from tables.models import (
     WaitingListEvent,
     WaitingListSettings,
 )
+from tables.player_names import name_history
 from tables.waiting_rules import Lapse, Place, Rules, ordered, settle
 
 
@@ -395,37 +396,54 @@ def day_bounds(day: datetime.date) -> tuple[datetime.datetime, datetime.datetime
 
 
 @dataclass(frozen=True, slots=True)
+class ReportLine:
+    """An event of the record as the day's report shows it: ``record`` and the player's name as it
+    was at the event (:mod:`tables.player_names`: a later rename rewrites nothing)."""
+
+    record: WaitingListEvent
+    player_name: str
+
+
+@dataclass(frozen=True, slots=True)
 class DayReport:
-    """A day of the lists: every event, and the offers of a seat (calls, must-moves, table changes,
-    seatings) with whom each went ahead of and why; ``by_hand``: the floor's moves by hand and
-    out-of-turn calls, each with its reason."""
+    """A day of the lists: every event (``lines``, oldest first), and the offers of a seat (calls,
+    must-moves, table changes, seatings) with whom each went ahead of and why; ``by_hand``: the
+    floor's moves by hand and out-of-turn calls, each with its reason."""
 
     day: datetime.date
-    events: list[WaitingListEvent]
+    lines: list[ReportLine]
     counts: dict[str, int]
 
     @property
-    def offers(self) -> list[WaitingListEvent]:
+    def offers(self) -> list[ReportLine]:
         kinds = {ListEvent.CALLED, ListEvent.SEATED, ListEvent.MUST_MOVED, ListEvent.TABLE_CHANGED}
-        return [e for e in self.events if e.event in kinds]
+        return [line for line in self.lines if line.record.event in kinds]
 
     @property
-    def by_hand(self) -> list[WaitingListEvent]:
+    def by_hand(self) -> list[ReportLine]:
+        out_of_turn = (ListEvent.CALLED, ListEvent.MUST_MOVED, ListEvent.TABLE_CHANGED)
         return [
-            e
-            for e in self.events
-            if e.event == ListEvent.REORDERED
-            or (e.event in (ListEvent.CALLED, ListEvent.MUST_MOVED, ListEvent.TABLE_CHANGED) and e.reason)
+            line
+            for line in self.lines
+            if line.record.event == ListEvent.REORDERED
+            or (line.record.event in out_of_turn and line.record.reason)
         ]
 
 
 def day_report(day: datetime.date) -> DayReport:
+    """The record of ``day`` (the room's clock), each player named as at the event: the events in
+    one query, the renames since the day began in one more."""
     start, end = day_bounds(day)
     events = list(events_between(start, end))
+    names = name_history({e.player_id: e.player.name for e in events}, since=start)
     counts = dict(
         WaitingListEvent.objects.filter(at__gte=start, at__lt=end)
         .values_list("event")
         .annotate(n=Count("id"))
         .order_by()
     )
-    return DayReport(day=day, events=events, counts={str(k): int(v) for k, v in counts.items()})
+    return DayReport(
+        day=day,
+        lines=[ReportLine(record=e, player_name=names.at(e.player_id, e.at)) for e in events],
+        counts={str(k): int(v) for k, v in counts.items()},
+    )

@@ -373,7 +373,8 @@ def test_moves_by_hand_and_removals_need_a_reason(holdem_list: WaitingList, floo
         services.remove_from_list(entry=entries[0], by=floor, reason="again")
     assert order(holdem_list) == ["Cy C", "Bo B"]
     report = day_report(timezone.localdate())
-    (moved,) = report.by_hand
+    (line,) = report.by_hand
+    moved = line.record
     assert (moved.event, moved.position_before, moved.position_after, moved.reason) == (
         ListEvent.REORDERED,
         3,

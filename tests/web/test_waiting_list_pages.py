@@ -158,6 +158,17 @@ def test_the_report_shows_who_went_ahead_of_whom_and_why(
     assert first.player.name == "Bea First"
 
 
+def test_the_report_names_each_player_as_they_were_at_the_event(
+    holdem: WaitingList, users: dict[str, Any], login: Callable[[str], Client]
+) -> None:
+    ann = Player.objects.create(name="Ann Lee")
+    services.add_player(waiting_lists=[holdem], player=ann, by=users["floor"])
+    services.update_player(player=ann, name="Ann Soto", by=users["floor"])
+    everything = text(login("auditor").get("/floor/lists/report/")).split("Everything, in order", 1)[1]
+    assert "Ann Lee" in everything
+    assert "Ann Soto" not in everything  # the only event came before the rename
+
+
 def test_the_board_needs_no_login_and_shows_no_full_name(
     running: tuple[Table, list[Player]], holdem: WaitingList, users: dict[str, Any]
 ) -> None:
