@@ -291,6 +291,11 @@
     // back in the showdown.
     function foldBox(box) { return box ? box.querySelector("input[name^=folded_]") : null; }
     function mucked(box) { var f = foldBox(box); return !!(f && f.checked && f.value === "auto"); }
+    // A seat the dealer put back in (unticked its "Folded", or tapped its "All in") is never read
+    // as folded for showing no cards. It is a field (``live_<seat>``, sent only when on) so that
+    // the draft keeps it through a reload.
+    function setLive(box, on) { var l = box.querySelector("input[name^=live_]"); if (l) l.disabled = !on; }
+    function isLive(box) { var l = box.querySelector("input[name^=live_]"); return !!(l && !l.disabled); }
     function skipped(input) {
       var box = seatBox(input);
       return (flag(box, "folded") && !mucked(box)) || flag(box, "surrender") || flag(box, "fouled");
@@ -441,7 +446,7 @@
       input.value = toDollars(stack);
       input.dataset.own = "1";
       var folded = foldBox(box);
-      if (folded) { folded.checked = false; folded.value = "on"; folded.dataset.live = "1"; showMuck(box); }
+      if (folded) { folded.checked = false; folded.value = "on"; setLive(box, true); showMuck(box); }
       if (called && (toCents(called.value) || 0) < stack) called.value = toDollars(stack);
       applyCalled();
       changed(input);
@@ -493,7 +498,7 @@
         var box = boxes[i], own = ownFields(box), fold = foldBox(box);
         if (own.length && own.every(full)) { shown++; continue; }
         if (flag(box, "folded") && !mucked(box)) continue;  // folded by the dealer's tap
-        if (!fold || fold.dataset.live === "1" || !showsNone(box)) return [];
+        if (!fold || isLive(box) || !showsNone(box)) return [];
         none.push(box);
       }
       return shown >= 2 ? none : [];
@@ -610,13 +615,17 @@
       Object.keys(saved).forEach(function (name) {
         var input = form.querySelector("[name='" + name + "']");
         if (!input || input.type === "hidden" && name.indexOf("declare_") === 0) return;
+        if (name.indexOf("live_") === 0) { input.disabled = false; return; }
         if (input.type === "checkbox") {
           input.checked = !!saved[name];
           if (name.indexOf("folded_") === 0) input.value = saved[name] === "auto" ? "auto" : "on";
         }
         else if (input.tagName !== "SELECT") input.value = saved[name];
       });
-      all(form, "input[type=checkbox]").forEach(function (box) { if (!(box.name in saved)) box.checked = false; });
+      all(form, "input[type=checkbox], input[name^=live_]").forEach(function (box) {
+        if (box.name in saved) return;
+        if (box.type === "checkbox") box.checked = false; else box.disabled = true;
+      });
     }
 
     grid.forEach(function (b) { b.addEventListener("click", function () { tap(b.dataset.card); }); });
@@ -643,7 +652,7 @@
           // or a seat put back in the showdown (not read as mucked again).
           if (box.value === "auto" && !box.checked) box.checked = true;
           box.value = "on";
-          if (box.checked) delete box.dataset.live; else box.dataset.live = "1";
+          setLive(seatBox(box), !box.checked);
           showMuck(seatBox(box));
           applyCalled();
         }

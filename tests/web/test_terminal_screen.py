@@ -222,6 +222,12 @@ def test_the_entry_is_kept_as_a_draft_and_a_reload_draws_it_back(
     assert value_of(again, "cards_2") == "Kc Ah"
     assert value_of(again, "put_in_3") == "4"
     assert re.search(r'name="folded_3" id="folded_3" checked', again)
+    # A seat the dealer put back in (its "Folded" unticked) is kept so: its live_ field is drawn
+    # on, and the others off (a disabled field is not sent, so they can be read as folded).
+    put_draft(api, hand, nine | {"live_3": "1"}, "draft-live-3")
+    live = body(dealer.get(f"/tables/{table.number}/"))
+    assert re.search(r'name="live_3" id="live_3" value="1">', live)
+    assert re.search(r'name="live_1" id="live_1" value="1" disabled>', live)
     assert not HandResult.objects.filter(hand=hand).exists()
     hand.refresh_from_db()
     assert hand.status == HandStatus.DEALT

@@ -85,6 +85,9 @@ class SeatEntry:
     #: Folded by the screen, not by a tap: the seat showed no cards once every other seat had all
     #: its cards (a pot game's mucked hand); a card tapped into it puts it back in.
     folded_auto: bool
+    #: Put back in by the dealer (its "Folded" unticked, or its "All in" tapped): never read as
+    #: folded for showing no cards; kept in the draft (``live_<seat>``) so a reload keeps it.
+    live: bool
     checked_seven: bool
     declare: str
     declare_bad: bool

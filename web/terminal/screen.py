@@ -231,6 +231,7 @@ def showdown_entry(
                 after_draw_bad=f"after_draw_{seat}" in bad,
                 folded=bool(values.get(f"folded_{seat}")),
                 folded_auto=values.get(f"folded_{seat}") == MUCKED,
+                live=values.get(f"live_{seat}") == "1",
                 checked_seven=bool(values.get(f"checked_seven_{seat}")),
                 declare=declare,
                 declare_bad=f"declare_{seat}" in bad,

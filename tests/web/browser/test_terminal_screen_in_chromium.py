@@ -97,7 +97,8 @@ def test_a_seat_read_as_folded_is_put_back_by_its_cards_or_by_the_dealer(
     third, showing none yet, is read as folded (the reading is on the screen, saying so, also after
     a reload); its first card puts it back in (the reading can't be confirmed until its second is
     in); a card taken back leaves it showing none again, read as folded again; a tap on its
-    "Folded" makes the fold the dealer's own, and a second one puts it back in. The reading
+    "Folded" makes the fold the dealer's own, and a second one puts it back in, where a reload
+    leaves it (before, the reload read it as folded again). The reading
     confirmed is of three hands."""
     table = make_table(game="holdem", stakes="limit-4-8", schedule="A")
     players = seat(table, {1: 8_000, 2: 8_000, 3: 8_000})
@@ -131,6 +132,13 @@ def test_a_seat_read_as_folded_is_put_back_by_its_cards_or_by_the_dealer(
     assert page.is_hidden(f"#muck_{third}")
     dealer.tap(f"label:has(#folded_{third})")  # and untapped: back in, and it stays in
     assert not page.is_checked(f"#folded_{third}")
+    assert page.input_value(f"#put_in_{third}") == "8"
+    assert page.is_disabled("#confirm")
+    page.reload()  # the dealer's "back in" is kept too: the seat is not read as folded again
+    dealer.idle()
+    page.wait_for_timeout(1_500)  # longer than the screen waits before it reads a seat as folded
+    assert not page.is_checked(f"#folded_{third}")
+    assert page.is_hidden(f"#muck_{third}")
     assert page.input_value(f"#put_in_{third}") == "8"
     assert page.is_disabled("#confirm")
     dealer.cards("Jc", "Jd")
