@@ -13,19 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tables import services
-from tables.models import Game, ListEvent, Player, Stakes, WaitingList
+from tables.models import ListEvent, Player, WaitingList
 from tables.waiting_list_selectors import day_report
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def holdem_list(house: None, users: dict[str, Any]) -> WaitingList:
-    return services.create_list(
-        game=Game.objects.get(slug="holdem"),
-        stakes=Stakes.objects.get(code="limit-4-8-half"),
-        by=users["floor"],
-    )
 
 
 def test_each_event_names_the_player_as_they_were_then(

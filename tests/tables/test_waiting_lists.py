@@ -60,14 +60,6 @@ def floor(users: dict[str, Any]) -> Any:
 
 
 @pytest.fixture
-def holdem_list(house: None, floor: Any) -> WaitingList:
-    """The $4-$8 half-kill hold'em list (the tables ``make_table`` makes by default)."""
-    return services.create_list(
-        game=Game.objects.get(slug="holdem"), stakes=Stakes.objects.get(code="limit-4-8-half"), by=floor
-    )
-
-
-@pytest.fixture
 def omaha_list(house: None, floor: Any) -> WaitingList:
     return services.create_list(
         game=Game.objects.get(slug="omaha-hi-lo"), stakes=Stakes.objects.get(code="limit-4-8-half"), by=floor

@@ -17,16 +17,13 @@ from rest_framework.test import APIClient
 from handflow import services as hand_flow
 from tables.models import (
     EntryState,
-    Game,
     ListEvent,
     Player,
-    Stakes,
     Table,
     WaitingList,
     WaitingListEntry,
     WaitingListEvent,
 )
-from tables.services import create_list
 
 pytestmark = pytest.mark.django_db
 
@@ -56,15 +53,6 @@ OPERATIONS = {
     ("get", "/api/must-moves/{id}/"),
     ("post", "/api/must-moves/{id}/end/"),
 }
-
-
-@pytest.fixture
-def holdem(house: None, users: dict[str, Any]) -> WaitingList:
-    return create_list(
-        game=Game.objects.get(slug="holdem"),
-        stakes=Stakes.objects.get(code="limit-4-8-half"),
-        by=users["floor"],
-    )
 
 
 @pytest.fixture
@@ -99,7 +87,7 @@ def test_every_operation_is_in_the_schema_with_its_error_body() -> None:
 
 
 def test_a_call_in_is_called_and_seated_through_the_api(
-    holdem: WaitingList,
+    holdem_list: WaitingList,
     floor_api: APIClient,
     table_with_players: Callable[..., tuple[Table, list[Player]]],
 ) -> None:
@@ -108,7 +96,7 @@ def test_a_call_in_is_called_and_seated_through_the_api(
         floor_api,
         "/api/waiting-list-entries/",
         {
-            "waiting_lists": [holdem.pk],
+            "waiting_lists": [holdem_list.pk],
             "new_player_name": "Dee Phone",
             "added_via": "phone",
             "board_alias": "DP",
@@ -149,7 +137,7 @@ def test_a_call_in_is_called_and_seated_through_the_api(
         3,
         "Dee Phone",
     )
-    listed = floor_api.get(f"/api/waiting-lists/{holdem.pk}/").json()
+    listed = floor_api.get(f"/api/waiting-lists/{holdem_list.pk}/").json()
     assert listed["entries"] == []
     assert listed["tables"] == [table.number]
     record = floor_api.get("/api/waiting-list-events/", {"player": entry["player"]}).json()["results"]
@@ -157,12 +145,16 @@ def test_a_call_in_is_called_and_seated_through_the_api(
     assert record[-1]["by_username"] == "floor"
 
 
-def test_refusals_have_the_documented_body(holdem: WaitingList, floor_api: APIClient) -> None:
+def test_refusals_have_the_documented_body(holdem_list: WaitingList, floor_api: APIClient) -> None:
     (entry,) = post(
-        floor_api, "/api/waiting-list-entries/", {"waiting_lists": [holdem.pk], "new_player_name": "Al A"}
+        floor_api,
+        "/api/waiting-list-entries/",
+        {"waiting_lists": [holdem_list.pk], "new_player_name": "Al A"},
     ).json()
     again = post(
-        floor_api, "/api/waiting-list-entries/", {"waiting_lists": [holdem.pk], "player": entry["player"]}
+        floor_api,
+        "/api/waiting-list-entries/",
+        {"waiting_lists": [holdem_list.pk], "player": entry["player"]},
     )
     assert again.status_code == 409
     assert again.json()["code"] == "already_on_list"
@@ -171,7 +163,7 @@ def test_refusals_have_the_documented_body(holdem: WaitingList, floor_api: APICl
     )
     assert unknown.status_code == 404
     assert unknown.json()["code"] == "list_not_found"
-    both = post(floor_api, "/api/waiting-list-entries/", {"waiting_lists": [holdem.pk]})
+    both = post(floor_api, "/api/waiting-list-entries/", {"waiting_lists": [holdem_list.pk]})
     assert both.status_code == 400
     assert both.json()["field"] == "player"
     no_reason = post(floor_api, f"/api/waiting-list-entries/{entry['id']}/move/", {"position": 1})
@@ -189,7 +181,7 @@ def test_refusals_have_the_documented_body(holdem: WaitingList, floor_api: APICl
 
 
 def test_settings_lists_and_must_moves(
-    holdem: WaitingList, floor_api: APIClient, make_table: Callable[..., Table]
+    holdem_list: WaitingList, floor_api: APIClient, make_table: Callable[..., Table]
 ) -> None:
     assert floor_api.get("/api/waiting-list-settings/").json()["call_in_minutes"] == 60
     changed = post(
@@ -209,7 +201,7 @@ def test_settings_lists_and_must_moves(
     assert wrong.status_code == 400
     assert wrong.json()["field"] == "stakes"
     table = make_table()
-    must = post(floor_api, "/api/must-moves/", {"table": table.number, "waiting_list": holdem.pk})
+    must = post(floor_api, "/api/must-moves/", {"table": table.number, "waiting_list": holdem_list.pk})
     assert must.status_code == 201
     assert must.json()["table"] == table.number
     assert floor_api.get("/api/must-moves/").json()["results"][0]["id"] == must.json()["id"]
@@ -233,7 +225,7 @@ def test_settings_lists_and_must_moves(
     ],
 )
 def test_roles(
-    holdem: WaitingList,
+    holdem_list: WaitingList,
     client_for: Callable[[str | None], APIClient],
     role: str,
     method: str,
@@ -244,7 +236,7 @@ def test_roles(
     response = (
         client.get(url)
         if method == "get"
-        else post(client, url, {"waiting_lists": [holdem.pk], "new_player_name": "Z"})
+        else post(client, url, {"waiting_lists": [holdem_list.pk], "new_player_name": "Z"})
     )
     if allowed:
         assert response.status_code == 200
@@ -254,8 +246,12 @@ def test_roles(
     assert client_for(None).get(url).status_code in (401, 403)
 
 
-def test_the_record_of_a_day_through_the_api(holdem: WaitingList, floor_api: APIClient) -> None:
-    post(floor_api, "/api/waiting-list-entries/", {"waiting_lists": [holdem.pk], "new_player_name": "Bo B"})
+def test_the_record_of_a_day_through_the_api(holdem_list: WaitingList, floor_api: APIClient) -> None:
+    post(
+        floor_api,
+        "/api/waiting-list-entries/",
+        {"waiting_lists": [holdem_list.pk], "new_player_name": "Bo B"},
+    )
     (event,) = WaitingListEvent.objects.all()
     today = timezone.localtime(event.at).date()  # the room's clock
     found = floor_api.get(
@@ -272,7 +268,7 @@ def test_the_record_of_a_day_through_the_api(holdem: WaitingList, floor_api: API
 
 @pytest.mark.slow
 def test_the_lists_operations_fuzzed_on_a_room_with_lists(
-    holdem: WaitingList,
+    holdem_list: WaitingList,
     users: dict[str, Any],
     table_with_players: Callable[..., tuple[Table, list[Player]]],
 ) -> None:
@@ -287,10 +283,10 @@ def test_the_lists_operations_fuzzed_on_a_room_with_lists(
     floor = users["floor"]
     table_with_players(3, seat_count=4)  # the main game, one seat free
     must, _ = table_with_players(2, seat_count=3)
-    services.set_must_move(table=must, waiting_list=holdem, by=floor)
+    services.set_must_move(table=must, waiting_list=holdem_list, by=floor)
     for index, name in enumerate(("Al One", "Bo Two", "Cy Three")):
         services.add_player(
-            waiting_lists=[holdem],
+            waiting_lists=[holdem_list],
             new_player_name=name,
             added_via="phone" if index == 2 else "in_person",
             by=floor,

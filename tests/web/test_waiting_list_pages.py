@@ -34,15 +34,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def holdem(house: None, users: dict[str, Any]) -> WaitingList:
-    return services.create_list(
-        game=Game.objects.get(slug="holdem"),
-        stakes=Stakes.objects.get(code="limit-4-8-half"),
-        by=users["floor"],
-    )
-
-
-@pytest.fixture
 def login(users: dict[str, Any]) -> Callable[[str], Client]:
     def make(role: str) -> Client:
         client = Client()
@@ -54,7 +45,7 @@ def login(users: dict[str, Any]) -> Callable[[str], Client]:
 
 @pytest.fixture
 def running(
-    holdem: WaitingList, table_with_players: Callable[..., tuple[Table, list[Player]]]
+    holdem_list: WaitingList, table_with_players: Callable[..., tuple[Table, list[Player]]]
 ) -> tuple[Table, list[Player]]:
     """Table of $4-$8 half-kill hold'em (schedule A), three seats, full."""
     return table_with_players(3, seat_count=3)
@@ -65,7 +56,7 @@ def text(response: Any) -> str:
 
 
 def test_the_floor_runs_a_seat_from_the_page(
-    running: tuple[Table, list[Player]], holdem: WaitingList, login: Callable[[str], Client]
+    running: tuple[Table, list[Player]], holdem_list: WaitingList, login: Callable[[str], Client]
 ) -> None:
     table, players = running
     floor = login("floor")
@@ -74,7 +65,12 @@ def test_the_floor_runs_a_seat_from_the_page(
     assert "Put a player on the lists" in text(page)
     added = floor.post(
         "/floor/lists/",
-        {"action": "add", "player_name": "Ann Marie Smith", "lists": [holdem.pk], "added_via": "in_person"},
+        {
+            "action": "add",
+            "player_name": "Ann Marie Smith",
+            "lists": [holdem_list.pk],
+            "added_via": "in_person",
+        },
         follow=True,
     )
     assert "Ann Marie Smith is on Texas Hold&#x27;em $4-$8 limit, half kill (#1)." in text(added)
@@ -92,14 +88,16 @@ def test_the_floor_runs_a_seat_from_the_page(
     assert "no longer on the" in text(refused)
 
 
-def test_who_may_see_and_change_the_lists(holdem: WaitingList, login: Callable[[str], Client]) -> None:
+def test_who_may_see_and_change_the_lists(holdem_list: WaitingList, login: Callable[[str], Client]) -> None:
     assert login("dealer").get("/floor/lists/").status_code == 403
     auditor = login("auditor")
     page = auditor.get("/floor/lists/")
     assert page.status_code == 200
     assert "Put a player on the lists" not in text(page)
     assert (
-        auditor.post("/floor/lists/", {"action": "add", "player_name": "Z", "lists": [holdem.pk]}).status_code
+        auditor.post(
+            "/floor/lists/", {"action": "add", "player_name": "Z", "lists": [holdem_list.pk]}
+        ).status_code
         == 403
     )
     assert auditor.get("/floor/lists/report/").status_code == 200
@@ -109,7 +107,7 @@ def test_who_may_see_and_change_the_lists(holdem: WaitingList, login: Callable[[
     assert anonymous.status_code == 302
 
 
-def test_settings_page_saves_with_a_reason(holdem: WaitingList, login: Callable[[str], Client]) -> None:
+def test_settings_page_saves_with_a_reason(holdem_list: WaitingList, login: Callable[[str], Client]) -> None:
     floor = login("floor")
     form = {
         "call_in_minutes": 45,
@@ -135,17 +133,17 @@ def test_settings_page_saves_with_a_reason(holdem: WaitingList, login: Callable[
 
 def test_the_report_shows_who_went_ahead_of_whom_and_why(
     running: tuple[Table, list[Player]],
-    holdem: WaitingList,
+    holdem_list: WaitingList,
     login: Callable[[str], Client],
     users: dict[str, Any],
 ) -> None:
     table, players = running
     floor_user = users["floor"]
-    (first,) = services.add_player(waiting_lists=[holdem], new_player_name="Bea First", by=floor_user)
+    (first,) = services.add_player(waiting_lists=[holdem_list], new_player_name="Bea First", by=floor_user)
     (phone,) = services.add_player(
-        waiting_lists=[holdem], new_player_name="Cal Phone", added_via=EntrySource.PHONE, by=floor_user
+        waiting_lists=[holdem_list], new_player_name="Cal Phone", added_via=EntrySource.PHONE, by=floor_user
     )
-    (third,) = services.add_player(waiting_lists=[holdem], new_player_name="Dee Third", by=floor_user)
+    (third,) = services.add_player(waiting_lists=[holdem_list], new_player_name="Dee Third", by=floor_user)
     hand_flow.cash_out(table=table, player=players[1], by=None, idempotency_key="report-leave")
     services.call_player(entry=third, table=table, by=floor_user, reason="Bea wants table 9 only")
     services.seat_from_list(entry=third, seat_number=2, by=floor_user)
@@ -159,10 +157,10 @@ def test_the_report_shows_who_went_ahead_of_whom_and_why(
 
 
 def test_the_report_names_each_player_as_they_were_at_the_event(
-    holdem: WaitingList, users: dict[str, Any], login: Callable[[str], Client]
+    holdem_list: WaitingList, users: dict[str, Any], login: Callable[[str], Client]
 ) -> None:
     ann = Player.objects.create(name="Ann Lee")
-    services.add_player(waiting_lists=[holdem], player=ann, by=users["floor"])
+    services.add_player(waiting_lists=[holdem_list], player=ann, by=users["floor"])
     services.update_player(player=ann, name="Ann Soto", by=users["floor"])
     everything = text(login("auditor").get("/floor/lists/report/")).split("Everything, in order", 1)[1]
     assert "Ann Lee" in everything
@@ -170,12 +168,12 @@ def test_the_report_names_each_player_as_they_were_at_the_event(
 
 
 def test_the_board_needs_no_login_and_shows_no_full_name(
-    running: tuple[Table, list[Player]], holdem: WaitingList, users: dict[str, Any]
+    running: tuple[Table, list[Player]], holdem_list: WaitingList, users: dict[str, Any]
 ) -> None:
     table, _ = running
-    services.add_player(waiting_lists=[holdem], new_player_name="Ann Marie Smith", by=users["floor"])
+    services.add_player(waiting_lists=[holdem_list], new_player_name="Ann Marie Smith", by=users["floor"])
     services.add_player(
-        waiting_lists=[holdem], new_player_name="Bob Jones", board_alias="Rocket", by=users["floor"]
+        waiting_lists=[holdem_list], new_player_name="Bob Jones", board_alias="Rocket", by=users["floor"]
     )
     services.create_list(
         game=Game.objects.get(slug="stud"), stakes=Stakes.objects.get(code="limit-4-8"), by=None
@@ -198,7 +196,7 @@ def test_the_board_needs_no_login_and_shows_no_full_name(
 
 
 def test_a_polling_board_costs_one_query_and_a_304_until_something_changes(
-    running: tuple[Table, list[Player]], holdem: WaitingList, users: dict[str, Any]
+    running: tuple[Table, list[Player]], holdem_list: WaitingList, users: dict[str, Any]
 ) -> None:
     table, players = running
     board = Client()
@@ -212,7 +210,7 @@ def test_a_polling_board_costs_one_query_and_a_304_until_something_changes(
     assert again.content == b""
     assert len(queries) == 1
     # A list change, a seat opening and a time limit falling due each change the answer.
-    services.add_player(waiting_lists=[holdem], new_player_name="Eve Late", by=users["floor"])
+    services.add_player(waiting_lists=[holdem_list], new_player_name="Eve Late", by=users["floor"])
     changed = board.get("/board/panel/", HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200
     assert "Eve L." in text(changed)
