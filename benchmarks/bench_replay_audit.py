@@ -1,4 +1,4 @@
-"""Benchmark: the replay audit (handflow/audit.py) over the reports benchmark's year of a 30-table
+"""Benchmark: the replay audit (handflow/audit/) over the reports benchmark's year of a 30-table
 room: every settled hand re-decided by the engine from its stored input and compared with its
 stored reading, its ledger lines and its settlement's entries.
 
@@ -38,6 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -263,7 +264,7 @@ def measure(workers: int) -> Measured:
     costs. Also the load average before and after (other users of the CPUs)."""
     from django.db.models import Max, Min
 
-    from handflow import audit
+    from handflow.audit import chunks, run
     from ledger.shifts import Shift
     from tables.models import Hand
 
@@ -271,17 +272,15 @@ def measure(workers: int) -> Measured:
     date_from = Shift.at(span["first"]).business_date
     date_to = Shift.at(span["last"]).business_date
     spool = Path(tempfile.mkdtemp(prefix="replay-bench-"))
-    original = audit._audit_chunk
+    original = chunks.audit_chunk
     _COUNTING.update(spool=spool, chunk=original)
 
     before = os.getloadavg()[0]
     start_self = resource.getrusage(resource.RUSAGE_SELF)
     start_children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    audit._audit_chunk = counted_chunk  # the forked processes run the counting wrapper
-    try:
-        outcome = audit.replay_audit(date_from=date_from, date_to=date_to, workers=workers)
-    finally:
-        audit._audit_chunk = original
+    # Where replay_audit looks the chunk up: the forked processes run the counting wrapper.
+    with mock.patch.object(run, "audit_chunk", counted_chunk):
+        outcome = run.replay_audit(date_from=date_from, date_to=date_to, workers=workers)
     end_self = resource.getrusage(resource.RUSAGE_SELF)
     end_children = resource.getrusage(resource.RUSAGE_CHILDREN)
     client = sum(

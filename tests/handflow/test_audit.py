@@ -1,4 +1,4 @@
-"""The replay audit (handflow/audit.py): settled hands re-decided from their stored input and
+"""The replay audit (handflow/audit/): settled hands re-decided from their stored input and
 compared with the stored reading, the stored ledger lines and the settlement's entries; a change
 made behind the system's back is a failed check naming the hand, stored as a ``replay`` check."""
 
@@ -18,6 +18,7 @@ from django.db import connection, connections
 from django.utils import timezone
 
 from handflow import audit
+from handflow.audit import chunks, run, workers
 from handflow.tasks import replay_audit_nightly
 from ledger.models import CheckSource, IntegrityCheck, IntegrityScope
 from ledger.shifts import room_zone
@@ -229,7 +230,7 @@ def test_several_processes_share_the_hands_and_find_the_same(
 
 # --- The forked processes and the database connections ------------------------------------------------
 
-_CHUNK = audit._audit_chunk
+_CHUNK = chunks.audit_chunk
 _SPOOL: dict[str, Path] = {}
 
 
@@ -268,7 +269,8 @@ def test_forked_processes_never_talk_on_the_parents_connection(
     connection.close()
     pooled = {**connection.settings_dict["OPTIONS"], "pool": {"min_size": 1, "max_size": 2, "timeout": 10}}
     monkeypatch.setitem(connection.settings_dict, "OPTIONS", pooled)
-    monkeypatch.setattr(audit, "_audit_chunk", _chunk_naming_its_backend)
+    # Where the audit looks its chunk up (the processes are sent the wrapper by name).
+    monkeypatch.setattr(run, "audit_chunk", _chunk_naming_its_backend)
     _SPOOL["dir"] = tmp_path
     try:
         parent = _backend_pid()  # the pool's connection, open in it
@@ -303,8 +305,8 @@ def test_a_forked_process_drops_what_came_with_the_fork_without_closing_it(
         finalizers.append(args)
 
     monkeypatch.setattr(handle, "connection", inherited)
-    monkeypatch.setattr(audit.multiprocessing.util, "Finalize", finalize)
-    audit._start_worker()
+    monkeypatch.setattr(workers.multiprocessing.util, "Finalize", finalize)
+    workers.start_worker()
     assert handle.connection is None
     assert not inherited.closed
-    assert finalizers == [(None, audit._close_connections)]
+    assert finalizers == [(None, workers.close_connections)]

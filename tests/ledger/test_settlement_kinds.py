@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from backoffice import audit as books
-from handflow import audit as replay
+from handflow.audit import compare as replay
 from ledger import services
 from ledger.models import SETTLEMENT_KINDS, JournalTransaction, TransactionKind
 from poker.postings import PostingsKind
