@@ -272,7 +272,7 @@
 
   function entry(form) {
     var joker = form.dataset.joker === "1";
-    var fields = all(form, "input.cards").sort(function (a, b) { return a.dataset.order - b.dataset.order; });
+    var fields = all(form, ".cards[data-count]").sort(function (a, b) { return a.dataset.order - b.dataset.order; });
     var activeName = form.querySelector("input[name=active]");
     var padName = form.querySelector("input[name=pad]");
     var grid = all(form, "#card-picker button.pick");
@@ -673,7 +673,7 @@
     all(form, "[aria-invalid=true]").forEach(function (input) { input.dataset.serverBad = "1"; });
     markOwn();
     if (padName && padName.value) setPadTarget(form.querySelector("input.amount[name='" + padName.value + "']"));
-    var named = activeName && activeName.value && form.querySelector("input.cards[name='" + activeName.value + "']");
+    var named = activeName && activeName.value && form.querySelector(".cards[data-count][name='" + activeName.value + "']");
     setActive(named && !full(named) ? named : next(null));
     seats().forEach(showMuck);
     var settled = settleMucks(false);  // in line with the entry drawn (this tablet's taps put back)

@@ -56,13 +56,16 @@ def deal(client: Client, table: Table, **choice: Any) -> Any:
 
 
 def value_of(shown: str, name: str) -> str:
-    match = re.search(rf'name="{name}" value="([^"]*)"', shown)
+    """The value of the field ``name`` as drawn: an input's, or a text area's (a whole hand's)."""
+    match = re.search(rf'name="{name}" value="([^"]*)"', shown) or re.search(
+        rf'<textarea[^>]*\bname="{name}"[^>]*>([^<]*)</textarea>', shown
+    )
     assert match is not None, name
     return match.group(1)
 
 
 def marked(shown: str, name: str) -> bool:
-    tag = re.search(rf'<input[^>]*\bname="{name}"[^>]*>', shown)
+    tag = re.search(rf'<(?:input|textarea)[^>]*\bname="{name}"[^>]*>', shown)
     assert tag is not None, name
     return 'aria-invalid="true"' in tag.group(0)
 

@@ -92,7 +92,9 @@ def snapshot(page: Any, name: str, *, full_page: bool = True) -> None:
     target = os.environ.get("SCREENSHOTS_DIR")
     if target:
         Path(target).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(target) / f"{name}.png"), full_page=full_page)
+        # caret="initial": hiding the caret injects an inline style, which the pages' CSP refuses
+        # (the refusal would fail the test that took the picture).
+        page.screenshot(path=str(Path(target) / f"{name}.png"), full_page=full_page, caret="initial")
 
 
 def chips(table: Table, *players: Player) -> list[int]:

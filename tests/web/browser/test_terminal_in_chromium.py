@@ -29,6 +29,9 @@ TABLET = (1280, 800)
 PORTRAIT = (800, 1280)
 FITS = "() => document.scrollingElement.scrollHeight <= window.innerHeight"
 ACROSS = "() => document.scrollingElement.scrollWidth <= window.innerWidth"
+#: A field shows all it holds: nothing scrolled out of sight across or down.
+WHOLE = "el => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight"
+SIZES = "el => [el.scrollWidth, el.clientWidth, el.scrollHeight, el.clientHeight]"
 IN_VIEW = """(selector) => { const r = document.querySelector(selector).getBoundingClientRect();
   return r.top >= 0 && r.bottom <= window.innerHeight && r.left >= 0 && r.right <= window.innerWidth; }"""
 
@@ -210,6 +213,8 @@ def test_chinese_poker_declared_sweep_with_capped_all_ins(
     before = chips(table, *players)
     tap_set_hands(dealer, SWEEP_ROUND, order)
     dealer.page.wait_for_selector("#confirm:enabled")
+    # The declared hand's 13 cards are all in sight, none scrolled out of its field.
+    assert dealer.page.eval_on_selector("#cards_2", WHOLE), dealer.page.eval_on_selector("#cards_2", SIZES)
     readings = dealer.page.inner_text("#readings")
     assert "clean sweep: dragon (declared dragon, verified)" in readings
     payments = dealer.page.inner_text("#payments")

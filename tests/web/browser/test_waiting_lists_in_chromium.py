@@ -203,7 +203,7 @@ def test_the_floor_runs_a_seat_and_the_board_follows(
     panel.locator("button.call-next").click()
     expect(floor.locator(".messages")).to_contain_text(f"Call Dee Phone to table {must.number}")
     accessible(floor)
-    snapshot(floor, "waiting-lists")
+    snapshot(floor, "floor-waiting-lists")
     panel = floor.locator(f"#calls-table-{must.number}")
     started = time.monotonic()
     panel.locator("button.seat-called").click()
