@@ -114,6 +114,22 @@ IDLE = (
 )
 
 
+#: The hand's status on the screen reads "settled" (the confirm's answer is drawn).
+SETTLED = (
+    "() => { const s = document.querySelector('#hand-status');"
+    " return !!s && s.textContent.trim() === 'settled'; }"
+)
+
+
+def confirm(page: Any) -> None:
+    """Tap "Confirm and pay" and wait until the screen says the hand is settled (up to 10 s), then
+    until it is idle. The confirm can wait behind a draft still being sent (one request at a
+    time), so the answer is awaited, not looked for at the first idle moment."""
+    page.click("#confirm")
+    page.wait_for_function(SETTLED, timeout=10_000)
+    page.wait_for_function(IDLE)
+
+
 class Dealer:
     """A dealer at the terminal: each tap (a click on a control) and keystroke (a character typed)
     is counted from :meth:`start` on, and so is every page load of the main frame."""

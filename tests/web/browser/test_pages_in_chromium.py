@@ -23,7 +23,7 @@ from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
 from tables import services as floor_services
 from tables.models import CollectionSchedule, Hand, HandResult, HandStatus, Player, Seating, Table
-from tests.web.browser.browser import BROWSER_MARKS, IDLE, accessible, chips, csrf_token, snapshot
+from tests.web.browser.browser import BROWSER_MARKS, IDLE, accessible, chips, confirm, csrf_token, snapshot
 
 pytestmark = BROWSER_MARKS
 
@@ -100,9 +100,7 @@ def test_dealer_plays_a_holdem_hand_with_side_pots(
     assert "Seat 3: Pair of sevens (7c 7s Ah Kd Qd)" in page.inner_text("#readings")
     assert "odd chip to seat 2 (H2): first clockwise from the button" in page.inner_text("#reading-panel")
     assert chips(table, *players) == [9_800, 2_000, 5_000, 8_000, 2_000]  # nothing posted yet
-    page.click("#confirm")
-    page.wait_for_function(IDLE)
-    assert page.inner_text("#hand-status") == "settled"
+    confirm(page)
     assert chips(table, *players) == [1_800, 4_300, 13_200, 6_000, 1_500]
     # A second terminal that still shows the reading confirms too: nothing is posted twice.
     other = open_as("floor")
@@ -166,9 +164,7 @@ def test_dealer_plays_a_chinese_poker_round(
     payments = page.inner_text("#payments")
     assert "seat 4 (D) pays seat 1 (A)" in payments
     assert "$35" in payments
-    page.click("#confirm")
-    page.wait_for_function(IDLE)
-    assert page.inner_text("#hand-status") == "settled"
+    confirm(page)
     assert chips(table, *players) == [14_800, 15_900, 6_900, 1_900]
     # After the round the floor moves A to the other table: A's chips go along.
     seating = Seating.objects.get(table=table, player=players[0], left_at=None)
@@ -322,8 +318,6 @@ def test_the_demo_dealer_logs_in_and_plays_a_hand(chromium: Any, live_server: An
     page.click("#read-showdown")
     page.wait_for_selector("#confirm:enabled")
     assert f"main pot to seat {seats[0]}" in page.inner_text("#payments")
-    page.click("#confirm")
-    page.wait_for_function(IDLE)
-    assert page.inner_text("#hand-status") == "settled"
+    confirm(page)
     assert verify_ledger().ok
     context.close()
