@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +43,7 @@ from tables.models import (
     WaitingListEvent,
     WaitingListSettings,
 )
-from tables.player_names import name_history
+from tables.player_names import NameHistory, name_history
 from tables.waiting_rules import Lapse, Place, Rules, ordered, settle
 
 
@@ -430,12 +431,21 @@ class DayReport:
         ]
 
 
+def names_at_events(events: Sequence[WaitingListEvent]) -> NameHistory:
+    """The names of the players of ``events`` (read with their player) over the time since the
+    first: ``.at(event.player_id, event.at)`` is the name at the event (one query, none for no
+    events). The day's report and the record's API name players so (a rename rewrites nothing)."""
+    if not events:
+        return name_history({})
+    return name_history({e.player_id: e.player.name for e in events}, since=min(e.at for e in events))
+
+
 def day_report(day: datetime.date) -> DayReport:
     """The record of ``day`` (the room's clock), each player named as at the event: the events in
-    one query, the renames since the day began in one more."""
+    one query, the renames since the first in one more."""
     start, end = day_bounds(day)
     events = list(events_between(start, end))
-    names = name_history({e.player_id: e.player.name for e in events}, since=start)
+    names = names_at_events(events)
     counts = dict(
         WaitingListEvent.objects.filter(at__gte=start, at__lt=end)
         .values_list("event")

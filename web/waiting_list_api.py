@@ -35,7 +35,7 @@ from tables.models import (
     WaitingListEvent,
     WaitingListSettings,
 )
-from tables.waiting_list_selectors import FloorState, day_bounds
+from tables.waiting_list_selectors import FloorState, day_bounds, names_at_events
 from web.floor_serializers import ErrorSerializer, ReasonSerializer
 from web.permissions import ActionPermissionMixin
 from web.waiting_list_serializers import (
@@ -379,6 +379,16 @@ class WaitingListEventViewSet(ActionPermissionMixin, viewsets.ReadOnlyModelViewS
         "list": ["tables.view_waitinglistevent"],
         "retrieve": ["tables.view_waitinglistevent"],
     }
+
+    def get_serializer(self, *args: Any, **kwargs: Any) -> Any:
+        """The serializer of a page of events (or one), with the names the players had at them
+        (one query for the page: :func:`tables.waiting_list_selectors.names_at_events`)."""
+        drawn = args[0] if args else kwargs.get("instance")
+        events = (
+            list(drawn) if isinstance(drawn, list) else [drawn] if isinstance(drawn, WaitingListEvent) else []
+        )
+        kwargs["context"] = {**self.get_serializer_context(), "names": names_at_events(events)}
+        return super().get_serializer(*args, **kwargs)
 
 
 # --- Settings and must-move tables -----------------------------------------------------------------------

@@ -28,7 +28,7 @@ from tables.models import (
     WaitingListEvent,
     WaitingListSettings,
 )
-from tables.waiting_list_selectors import Candidate, FloorState, Row, TableCalls
+from tables.waiting_list_selectors import Candidate, FloorState, Row, TableCalls, names_at_events
 
 #: The largest id a route or a body may name (a 64-bit column's range, as web.permissions).
 MAX_ID = 10**18
@@ -325,8 +325,13 @@ class FloorCallsSerializer(serializers.Serializer[Any]):
 
 
 class WaitingListEventSerializer(serializers.ModelSerializer[WaitingListEvent]):
+    """An event of the lists' record; the player named as at the event (``context["names"]``, a
+    :class:`tables.player_names.NameHistory` of the events drawn: one query for a page)."""
+
     event = serializers.ChoiceField(choices=ListEvent.choices, read_only=True)
-    player_name = serializers.CharField(source="player.name", read_only=True)
+    player_name = serializers.SerializerMethodField(
+        help_text="The player's name at the event (a later rename doesn't change it)."
+    )
     table = serializers.SerializerMethodField()
     passed_over = serializers.ListField(child=serializers.DictField(), read_only=True)
 
@@ -352,6 +357,10 @@ class WaitingListEventSerializer(serializers.ModelSerializer[WaitingListEvent]):
 
     def get_table(self, obj: WaitingListEvent) -> int | None:
         return obj.table.number if obj.table else None
+
+    def get_player_name(self, obj: WaitingListEvent) -> str:
+        names = self.context.get("names") or names_at_events([obj])
+        return names.at(obj.player_id, obj.at)
 
 
 class WaitingListSettingsSerializer(serializers.ModelSerializer[WaitingListSettings]):

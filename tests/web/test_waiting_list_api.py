@@ -11,10 +11,13 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
 from handflow import services as hand_flow
+from tables import services
 from tables.models import (
     EntryState,
     ListEvent,
@@ -277,7 +280,6 @@ def test_the_lists_operations_fuzzed_on_a_room_with_lists(
     from django.core.signals import request_finished, request_started
     from django.db import close_old_connections
 
-    from tables import services
     from tests.web.test_api_fuzz import _fuzz, session_headers
 
     floor = users["floor"]
@@ -304,3 +306,37 @@ def test_the_lists_operations_fuzzed_on_a_room_with_lists(
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
     assert not failures, "\n".join(sorted(set(failures)))
+
+
+def test_the_record_names_each_player_as_they_were_at_the_event(
+    holdem_list: WaitingList, floor_api: APIClient, users: dict[str, Any]
+) -> None:
+    """A rename rewrites nothing in the record: the list and one event, each at the event's name,
+    the page's names in one query whatever its events."""
+    ann = Player.objects.create(name="Ann Lee")
+    (entry,) = post(
+        floor_api, "/api/waiting-list-entries/", {"waiting_lists": [holdem_list.pk], "player": ann.pk}
+    ).json()
+    services.update_player(player=ann, name="Ann Soto", by=users["floor"])
+    post(floor_api, f"/api/waiting-list-entries/{entry['id']}/remove/", {"reason": "left the room"})
+    record = floor_api.get("/api/waiting-list-events/", {"player": ann.pk}).json()["results"]
+    assert [(e["event"], e["player_name"]) for e in record] == [
+        (ListEvent.ADDED, "Ann Lee"),
+        (ListEvent.REMOVED, "Ann Soto"),
+    ]
+    added = floor_api.get(f"/api/waiting-list-events/{record[0]['id']}/").json()
+    assert added["player_name"] == "Ann Lee"
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert floor_api.get("/api/waiting-list-events/").status_code == 200
+        return len(captured)
+
+    few = queries()
+    for n in range(5):
+        player = Player.objects.create(name=f"Player {n}")
+        post(
+            floor_api, "/api/waiting-list-entries/", {"waiting_lists": [holdem_list.pk], "player": player.pk}
+        )
+        services.update_player(player=player, name=f"Player {n} renamed", by=users["floor"])
+    assert queries() == few
