@@ -28,6 +28,7 @@ from tables.models import (
     WaitingListEvent,
     WaitingListSettings,
 )
+from tables.services import SETTINGS_FIELDS
 from tables.waiting_list_selectors import Candidate, FloorState, Row, TableCalls, names_at_events
 
 #: The largest id a route or a body may name (a 64-bit column's range, as web.permissions).
@@ -369,16 +370,7 @@ class WaitingListSettingsSerializer(serializers.ModelSerializer[WaitingListSetti
 
     class Meta:
         model = WaitingListSettings
-        fields = (
-            "call_in_minutes",
-            "call_minutes",
-            "missed_call_policy",
-            "move_down_places",
-            "table_changes_first",
-            "interest_players",
-            "interest_by_game",
-            "updated_at",
-        )
+        fields = (*SETTINGS_FIELDS, "updated_at")  # the fields the floor changes, and when
         read_only_fields = ("updated_at",)
 
 
