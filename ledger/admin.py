@@ -6,12 +6,9 @@ is a window onto the books for auditors and floor managers with the ``view`` per
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
-from casino.core.admin import ReadOnlyAdmin
+from casino.core.admin import NoWrites, ReadOnlyAdmin
 from ledger.models import (
     AccessEvent,
     Account,
@@ -28,22 +25,13 @@ from ledger.models import (
 )
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(NoWrites, admin.TabularInline):
     model = Entry
     fields = ("line", "account", "amount")
     readonly_fields = fields
     extra = 0
     can_delete = False
     ordering = ("line",)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Account)

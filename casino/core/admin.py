@@ -14,12 +14,9 @@ else:
     _ModelAdmin = admin.ModelAdmin
 
 
-class ReadOnlyAdmin(_ModelAdmin):
-    """Viewed only: no add, change or delete whatever the user's permissions, and no bulk action
-    (not even the site-wide "delete selected"). A user with the model's ``view`` permission sees
-    the list and each row's page with every field read-only; the rows change through the services."""
-
-    actions = None
+class NoWrites:
+    """The three refusals of a read-only admin page or inline: no add, change or delete, whatever
+    the user's permissions (the rows change through the services)."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -29,3 +26,11 @@ class ReadOnlyAdmin(_ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class ReadOnlyAdmin(NoWrites, _ModelAdmin):
+    """Viewed only: no add, change or delete whatever the user's permissions, and no bulk action
+    (not even the site-wide "delete selected"). A user with the model's ``view`` permission sees
+    the list and each row's page with every field read-only; the rows change through the services."""
+
+    actions = None
