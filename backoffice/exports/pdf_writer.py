@@ -11,7 +11,7 @@ from backoffice.exports.layouts import sections_of
 from backoffice.exports.sections import Section, _section
 from backoffice.reports import hands
 from backoffice.reports.common import ReportMeta, fmt_local
-from tables.models import format_cents
+from casino.core.money import format_cents
 
 PDF_MAX_ROWS = 20_000
 """A PDF holds at most this many rows per section (the CSV has them all); the PDF says so."""

@@ -22,7 +22,8 @@ from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
 from tables import errors, services
 from tables import services as floor_services
-from tables.models import Hand, HandResult, HandStatus, Player, ReadingStatus, Seating, Table
+from tables.choices import HandStatus
+from tables.models import Hand, HandResult, Player, ReadingStatus, Seating, Table
 from tests.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -21,14 +21,13 @@ from ledger.models import JournalTransaction
 from poker.games import GAME_RULES
 from tables import errors, services
 from tables.chip_rules import chip_rules
+from tables.choices import HandStatus, KillType
 from tables.models import (
     ChipMovement,
     CollectionSchedule,
     Game,
     Hand,
     HandResult,
-    HandStatus,
-    KillType,
     Player,
     ReadingStatus,
     Seating,

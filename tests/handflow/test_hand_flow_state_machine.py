@@ -38,8 +38,9 @@ from ledger.models import Account
 from ledger.verification import verify_ledger
 from poker.showdown import decide
 from tables import errors, rotation, services
+from tables.choices import HandStatus
 from tables.games import misdeal_reasons_for
-from tables.models import Hand, HandStatus, Player, Seating, Table
+from tables.models import Hand, Player, Seating, Table
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "shdc"]
 RANK = {r: i for i, r in enumerate("23456789TJQKA")}

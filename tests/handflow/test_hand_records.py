@@ -11,9 +11,9 @@ import pytest
 
 from handflow import services as hand_flow
 from tables import errors
-from tables.choices import MisdealReason
+from tables.choices import HandStatus, MisdealReason
 from tables.games import misdeal_reasons_for
-from tables.models import HandPlayer, HandStatus, Table
+from tables.models import HandPlayer, Table
 
 MakeTable = Callable[..., Table]
 BuyIn = Callable[..., Any]
