@@ -53,7 +53,6 @@ from backoffice.exports.jobs import (
 )
 from backoffice.exports.layouts import anchor_sections, sections_of
 from backoffice.exports.pdf_writer import pdf_parts, to_pdf
-from backoffice.exports.sections import dollars
 from backoffice.reports.common import ReportFilterError
 
 __all__ = [
@@ -65,7 +64,6 @@ __all__ = [
     "build_report",
     "content_type_of",
     "csv_cell",
-    "dollars",
     "download_response",
     "expires_at",
     "export_file",

@@ -40,10 +40,3 @@ def _section(
         frozenset(n for h, n in zip(headers, named, strict=True) if h != n),
         frozenset(_dollar_header(header) for header in totals),
     )
-
-
-def dollars(cents: int) -> str:
-    """Integer cents as a plain decimal number of dollars: ``-150`` -> ``-1.50``."""
-    sign = "-" if cents < 0 else ""
-    whole, rest = divmod(abs(cents), 100)
-    return f"{sign}{whole}.{rest:02d}"
