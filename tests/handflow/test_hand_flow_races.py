@@ -13,10 +13,7 @@ from django.db import DatabaseError, connection
 from rest_framework.test import APIClient
 
 from handflow import services as hand_flow
-from handflow.chips import Movement
-from handflow.deal import Dealt
-from handflow.misdeal import Voided
-from handflow.settlement import Settled
+from handflow.services import Dealt, Movement, Settled, Voided
 from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
