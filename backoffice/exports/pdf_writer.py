@@ -8,7 +8,7 @@ from typing import Any
 
 from backoffice import pdf
 from backoffice.exports.layouts import sections_of
-from backoffice.exports.sections import Section, _section
+from backoffice.exports.sections import Section, make_section
 from backoffice.reports import hands
 from backoffice.reports.common import ReportMeta, fmt_local
 from casino.core.money import format_cents
@@ -157,7 +157,7 @@ def pdf_parts(report: Any) -> dict[str, Any]:
     """What :func:`to_pdf` lays out for ``report``: its tables, or (the hand history) a block per
     hand and the report's totals (``backoffice.pdf.build_pdf``'s arguments)."""
     if isinstance(report, hands.HandHistory):
-        totals = _section(
+        totals = make_section(
             "Report totals",
             ["hands", "fees_due_cents", "fees_paid_cents", "fees_returned_cents", "waived_cents"],
             [

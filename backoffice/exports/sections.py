@@ -28,7 +28,7 @@ def _dollar_header(header: str) -> str:
     return header.removesuffix("_cents") + "_dollars" if header.endswith("_cents") else header
 
 
-def _section(
+def make_section(
     title: str, headers: list[str], rows: Iterable[Iterable[Any]], *, totals: Iterable[str] = ()
 ) -> Section:
     """A section whose ``..._cents`` columns (integer cents) are exported as ``..._dollars``."""
