@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
-from tables import services
+from tables import services as floor_services
 from tables.errors import (
     AlreadyOnList,
     FloorConflict,
@@ -27,6 +27,9 @@ from tables.errors import (
     OutOfTurn,
     PlayerMerged,
 )
+from tables.lists import services
+from tables.lists.rules import Place, Rules, ordered, settle
+from tables.lists.selectors import FloorState, day_report
 from tables.models import (
     ConfigChange,
     EntryKind,
@@ -45,8 +48,6 @@ from tables.models import (
     WaitingListSettings,
 )
 from tables.tasks import expire_waiting_lists
-from tables.waiting_list_selectors import FloorState, day_report
-from tables.waiting_rules import Place, Rules, ordered, settle
 
 NOW = dt.datetime(2026, 6, 1, 20, 0, tzinfo=dt.UTC)
 
@@ -277,7 +278,7 @@ def test_a_player_is_on_a_list_once_and_a_seated_player_asks_for_a_table_change(
 def test_a_merged_record_is_not_listed_its_survivor_is(holdem_list: WaitingList, floor: Any) -> None:
     ana = Player.objects.create(name="Ana Ruiz")
     again = Player.objects.create(name="Ana  Ruiz")
-    services.merge_players(survivor=ana, merged=again, by=floor, reason="one person, typed twice")
+    floor_services.merge_players(survivor=ana, merged=again, by=floor, reason="one person, typed twice")
     again.refresh_from_db()
     with pytest.raises(PlayerMerged):
         add(again, holdem_list, by=floor)
@@ -587,7 +588,7 @@ def test_two_floor_screens_call_for_one_open_seat(
         game=Game.objects.get(slug="holdem"), stakes=Stakes.objects.get(code="limit-4-8-half"), by=floor
     )
     table = make_table(seat_count=2)
-    services.seat_player(table=table, seat_number=1, player=make_player("Sat Down"), by=floor)
+    floor_services.seat_player(table=table, seat_number=1, player=make_player("Sat Down"), by=floor)
     first, second = (
         add(make_player(name), waiting_list, by=floor)[0] for name in ("Una First", "Vic Second")
     )
