@@ -32,7 +32,6 @@ from tables.lists.selectors import (
     TableCalls,
     day_bounds,
     day_report,
-    events_between,
     names_at_events,
 )
 from tables.lists.setup import (
@@ -61,7 +60,6 @@ __all__ = [
     "day_bounds",
     "day_report",
     "end_must_move",
-    "events_between",
     "expire_overdue",
     "mark_arrived",
     "move_in_from_list",
