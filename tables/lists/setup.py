@@ -11,6 +11,7 @@ from django.utils import timezone
 from casino.core.db import service
 from tables.errors import FloorConflict, FloorValidationError
 from tables.history import record_change, snapshot
+from tables.lists.places import choice, lock_lists, settled
 from tables.models import (
     MIN_PLAYERS,
     ConfigAction,
@@ -24,7 +25,6 @@ from tables.models import (
     WaitingListSettings,
 )
 from tables.services.common import User, acting_user
-from tables.services.list_places import choice, lock_lists, settled
 from tables.services.players import update_player
 
 # --- Lists ------------------------------------------------------------------------------------------
