@@ -73,6 +73,7 @@ def set_up_room(tables: int) -> None:
     """Tables of hold'em and Omaha hi-lo at $4-$8 half kill, seven seated of nine, lists with players."""
     from tables import services
     from tables.house_data import load_house_data
+    from tables.lists import services as waiting
     from tables.models import CollectionSchedule, EntrySource, Game, Stakes
 
     load_house_data()
@@ -89,13 +90,13 @@ def set_up_room(tables: int) -> None:
             player = services.create_player(name=f"Seated {number}-{seat}")
             services.seat_player(table=table, seat_number=seat, player=player, by=None)
     lists = [
-        services.create_list(game=g, stakes=s, by=None)
+        waiting.create_list(game=g, stakes=s, by=None)
         for g, s in ((holdem, stakes), (omaha, stakes), (stud, stud_stakes))
     ]
     for index in range(24):
         via = EntrySource.PHONE if index % 4 == 3 else EntrySource.IN_PERSON
         chosen = [lists[index % 3]] + ([lists[(index + 1) % 3]] if index % 5 == 0 else [])
-        services.add_player(
+        waiting.add_player(
             waiting_lists=chosen, new_player_name=f"Waiting Player{index}", added_via=via, by=None
         )
 
@@ -106,16 +107,17 @@ def change(step: int) -> None:
     history: the old version missed it for up to 5 minutes); a table's game changed between hands
     (hold'em and Omaha hi-lo in turn at table 1)."""
     from tables import services
+    from tables.lists import services as waiting
     from tables.models import EntryState, Game, Table, WaitingList, WaitingListEntry
 
     lists = WaitingList.objects.filter(is_active=True).order_by("pk")
     kind = step % 4
     if kind == 0:
-        services.add_player(waiting_lists=[lists[0]], new_player_name=f"Walk{step} In", by=None)
+        waiting.add_player(waiting_lists=[lists[0]], new_player_name=f"Walk{step} In", by=None)
     elif kind == 1:
         entry = WaitingListEntry.objects.filter(state=EntryState.WAITING, waiting_list=lists[1]).last()
         if entry is not None:
-            services.remove_from_list(entry=entry, by=None, reason="benchmark: went home")
+            waiting.remove_from_list(entry=entry, by=None, reason="benchmark: went home")
     elif kind == 2:
         entry = WaitingListEntry.objects.filter(state=EntryState.WAITING).select_related("player").first()
         if entry is not None:

@@ -24,8 +24,8 @@ from ledger import services as ledger
 from ledger.shifts import Shift
 from poker.games import GAME_RULES, GameRules
 from poker.kill import KillKind, kill_blind
-from tables import rotation
 from tables import services as floor
+from tables.buttons import NoFeeBand, choose_dealt, sitting_out
 from tables.chip_rules import ChipRules
 from tables.choices import MIN_PLAYERS, HandStatus, KillType
 from tables.errors import FeesChanged, FloorValidationError, NoCollectionRate, NotEnoughPlayers, TableClosed
@@ -145,12 +145,12 @@ def _plan_deal(
     """Decide the players dealt in, the button and the fees together (no writes).
 
     Starting from the seated players who don't sit out: the button moves to the next of them
-    clockwise (:func:`tables.rotation.next_button`), the players dealt in follow from it
-    (:func:`tables.rotation.deal_order`, up to the game's hands per round), the rate is the one
+    clockwise (:func:`tables.buttons.next_button`), the players dealt in follow from it
+    (:func:`tables.buttons.deal_order`, up to the game's hands per round), the rate is the one
     of the schedule in force at ``at`` for that many players, and each position's fee follows
     from its payer rule. Who can pay (their fee and keep enough in play,
     :meth:`ChipRules.can_be_dealt_in`) is decided at the band they would actually be dealt at:
-    :func:`tables.rotation.choose_dealt` leaves out one short player at a time and lets back in
+    :func:`tables.buttons.choose_dealt` leaves out one short player at a time and lets back in
     anyone who can pay once the band has dropped (a fixed point). Raises NotEnoughPlayers,
     NoCollectionRate.
     """
@@ -180,12 +180,12 @@ def _plan_deal(
             )
         rate = rates[players]
         if rate is None:
-            raise rotation.NoFeeBand(players)
+            raise NoFeeBand(players)
         return rate.fees_by_position(players)
 
     player_of = {seat: seating.player_id for seat, seating in seatings.items()}
     try:
-        choice = rotation.choose_dealt(
+        choice = choose_dealt(
             eligible=set(seatings) - sit_out,
             previous_button=previous,
             chips={seat: chips.get(pid, 0) for seat, pid in player_of.items()},
@@ -194,7 +194,7 @@ def _plan_deal(
             max_hands=game.max_hands,
             min_players=MIN_PLAYERS,
         )
-    except rotation.NoFeeBand as missing:
+    except NoFeeBand as missing:
         raise NoCollectionRate(
             f"Schedule {table.collection_schedule.code} has no rate for {table.stakes.label} with "
             f"{missing.players} players; a floor manager must revise it before this hand can be dealt."
@@ -227,7 +227,7 @@ def _plan_deal(
     # A non-empty choice has a button, and fees_for has found the rate of its band.
     assert button is not None
     assert rate is not None
-    for seat in rotation.sitting_out(dealt, eligible):
+    for seat in sitting_out(dealt, eligible):
         leave_out(seat, "rotates_out", f"{game.name} deals {game.hands_per_round} hands; dealt in next round")
     kill_seat, kill_pct, kill_blind_cents = _kill_for(table, buttons, dealt)
     return DealPlan(

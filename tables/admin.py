@@ -588,4 +588,4 @@ class ConfigChangeAdmin(ReadOnlyAdmin):
     search_fields = ("object_repr", "reason", "by_username")
 
 
-from tables import admin_lists  # noqa: E402, F401  (the waiting lists' read-only admin registers itself)
+from tables.lists import admin as lists_admin  # noqa: E402, F401  (the waiting lists' read-only admin registers itself)

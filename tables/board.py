@@ -26,6 +26,7 @@ from django.db import connection
 from django.db.models import Field, Model
 from django.utils import timezone
 
+from tables.lists.selectors import FloorState
 from tables.models import (
     CollectionScheduleVersion,
     EntrySource,
@@ -41,7 +42,6 @@ from tables.models import (
     WaitingListSettings,
 )
 from tables.selectors import table_rates
-from tables.waiting_list_selectors import FloorState
 
 #: Part of every version: a change to what the board draws (its markup) makes every board redraw.
 BOARD_FORMAT = "1"

@@ -255,7 +255,7 @@ class NotADealer(FloorValidationError):
     code = "not_a_dealer"
 
 
-# --- Waiting lists and seat offers (tables.services.waiting_lists, tables.services.must_move) -------
+# --- Waiting lists and seat offers (tables.lists.calls, tables.lists.must_move) ---------------------
 
 
 class ListClosed(FloorConflict):

@@ -1,7 +1,7 @@
 """Celery tasks of the floor's waiting lists: thin, ids in (none needed here), safe to run twice.
 
 The time limits of the lists (a call-in not arrived, a call not taken) take effect when they fall
-due whether or not this runs: every read computes them (:mod:`tables.waiting_rules`), and every
+due whether or not this runs: every read computes them (:mod:`tables.lists.rules`), and every
 write records them first. This task records them in the meantime, so the day's record has them
 even when nobody touches the lists (beat runs it every minute: ``backoffice.schedules``).
 """
@@ -13,11 +13,11 @@ from typing import Any
 from celery import shared_task
 
 from casino.core.tasks import RETRY_OPTIONS
-from tables import services
+from tables.lists import services as lists
 
 
 @shared_task(name="tables.expire_waiting_lists", **RETRY_OPTIONS)
 def expire_waiting_lists(self: Any) -> int:
     """Record every time limit passed on the waiting lists; returns how many were recorded (a second
     run records nothing more: each lapse moves its place out of the state that made it)."""
-    return services.expire_overdue()
+    return lists.expire_overdue()

@@ -19,8 +19,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from handflow import services as hand_flow
-from tables import services
 from tables.errors import FloorNotFound
+from tables.lists import services
+from tables.lists.services import FloorState, day_bounds, names_at_events
 from tables.models import (
     EntryState,
     Game,
@@ -35,7 +36,6 @@ from tables.models import (
     WaitingListEvent,
     WaitingListSettings,
 )
-from tables.waiting_list_selectors import FloorState, day_bounds, names_at_events
 from web.floor_serializers import ErrorSerializer, ReasonSerializer
 from web.permissions import ActionPermissionMixin
 from web.waiting_list_serializers import (

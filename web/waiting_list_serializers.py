@@ -13,6 +13,7 @@ from typing import Any, cast
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tables.lists.services import SETTINGS_FIELDS, Candidate, FloorState, Row, TableCalls, names_at_events
 from tables.models import (
     EntryKind,
     EntrySource,
@@ -28,8 +29,6 @@ from tables.models import (
     WaitingListEvent,
     WaitingListSettings,
 )
-from tables.services import SETTINGS_FIELDS
-from tables.waiting_list_selectors import Candidate, FloorState, Row, TableCalls, names_at_events
 
 #: The largest id a route or a body may name (a 64-bit column's range, as web.permissions).
 MAX_ID = 10**18

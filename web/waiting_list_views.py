@@ -29,9 +29,10 @@ from django.views.decorators.http import condition
 
 from handflow import services as hand_flow
 from ledger.errors import LedgerError
-from tables import services
 from tables.board import board_version
 from tables.errors import FloorError
+from tables.lists import services
+from tables.lists.services import Candidate, FloorState, day_report
 from tables.models import (
     Game,
     MustMove,
@@ -43,7 +44,6 @@ from tables.models import (
     WaitingListEntry,
     WaitingListSettings,
 )
-from tables.waiting_list_selectors import Candidate, FloorState, day_report
 from web.floor_forms import PageInputError
 from web.pages import refusal, whole_number
 from web.waiting_list_forms import AddToListsForm, ListSettingsForm

@@ -19,7 +19,8 @@ MAX_DOLLARS: Final = 10**12 - 1
 # ASCII digits only: ``²`` and ``٣`` are digits to Python's ``int`` and ``Decimal`` but no
 # amount a dealer means. A leading ``$`` and thousands' commas are allowed, no sign, at most
 # two decimals.
-_DOLLARS: Final = re.compile(r"^\$?\s*([0-9]+)(?:\.([0-9]{1,2}))?$", re.ASCII)
+# ``fullmatch``, not ``$``: ``$`` also matches before a final line feed ("12\n," would read).
+_DOLLARS: Final = re.compile(r"\$?\s*([0-9]+)(?:\.([0-9]{1,2}))?", re.ASCII)
 
 
 class AmountError(ValueError):
@@ -39,7 +40,7 @@ def parse_dollars(text: object, *, what: str = "Amount", field: str = "") -> int
     label), ``field`` is carried by the error.
     """
     raw = str(text)
-    match = _DOLLARS.match(raw.strip().replace(",", ""))
+    match = _DOLLARS.fullmatch(raw.strip().replace(",", ""))
     if match is None:
         raise AmountError(f"{what}: {raw!r} is not an amount in dollars (e.g. 25 or 12.50).", field=field)
     whole, part = match.groups()

@@ -29,7 +29,8 @@ they were one module); import the models from here, ``from tables.models import 
 * ``history``: :class:`ConfigAction`, :class:`ConfigChange`;
 * ``money``: :class:`ChipMovementKind`, :class:`ChipMovement`, :class:`ReadingStatus`,
   :class:`HandResult`;
-* ``waiting_lists``: :class:`WaitingList`, :class:`WaitingListEntry` (:class:`EntryState`,
+* the waiting lists' models live with the lists (:mod:`tables.lists.models`) and are imported
+  here: :class:`WaitingList`, :class:`WaitingListEntry` (:class:`EntryState`,
   :class:`EntrySource`, :class:`EntryKind`), :class:`WaitingListEvent` (:class:`ListEvent`),
   :class:`WaitingListSettings` (:class:`MissedCallPolicy`), :class:`MustMove`;
 * ``drafts``: :class:`ShowdownDraft` (the showdown entry in progress, never the ledger's).
@@ -54,6 +55,18 @@ from tables.choices import (
     RateStructure,
     Structure,
 )
+from tables.lists.models import (
+    EntryKind,
+    EntrySource,
+    EntryState,
+    ListEvent,
+    MissedCallPolicy,
+    MustMove,
+    WaitingList,
+    WaitingListEntry,
+    WaitingListEvent,
+    WaitingListSettings,
+)
 from tables.models.base import NaturalKeyManager, NaturalKeyModel
 from tables.models.cash_day import CashDaySettings, IdentificationKind, PlayerIdentification
 from tables.models.dealers import DealerShift
@@ -66,18 +79,6 @@ from tables.models.players import Player, PlayerMerge, Seating, SeatingQuerySet,
 from tables.models.schedules import CollectionRate, CollectionSchedule, CollectionScheduleVersion
 from tables.models.stakes import Stakes
 from tables.models.tables import ButtonState, Seat, Table, TableStatus
-from tables.models.waiting_lists import (
-    EntryKind,
-    EntrySource,
-    EntryState,
-    ListEvent,
-    MissedCallPolicy,
-    MustMove,
-    WaitingList,
-    WaitingListEntry,
-    WaitingListEvent,
-    WaitingListSettings,
-)
 
 __all__ = [
     "BIG_BET_STRUCTURES",

@@ -37,17 +37,13 @@ name to call from outside the floor:
   ``rate_changes``, ``RevisionPreview``);
 * ``dealers``: clock in (``ClockedIn``) and out, who is on duty, who may run a table's hands
   (``check_runs_hands``) and move its chips (``check_moves_chips``);
-* ``waiting_lists``: the lists' places: add (``add_player``), a call-in's arrival, call, pass,
-  seat from the list, remove, move by hand, open a table for an interest list, the time limits
-  recorded (``expire_overdue``); ``list_setup``: lists opened and closed, the room's settings, a
-  player's board name; ``list_places``: a locked list's places and the record; ``must_move``:
-  must-move tables, and the moves in from them or by a table change (``move_in_from_list``);
 * ``drafts``: the showdown entry in progress, kept per hand (``save_showdown_draft``,
   ``showdown_draft``, ``check_draft_entry``).
 
 The modules import one another only downwards (``common`` and ``locks`` at the bottom; ``seating``
-uses ``hands``' kill state; ``schedule_preview`` uses ``schedules``' checks; the waiting lists
-use ``seating``, ``tables`` and ``players``): no cycle.
+uses ``hands``' kill state; ``schedule_preview`` uses ``schedules``' checks): no cycle. The
+waiting lists are a package of their own, with their own door (:mod:`tables.lists.services`);
+they use ``seating``, ``tables``, ``players``, ``locks`` and ``common`` from here.
 """
 
 from __future__ import annotations
@@ -84,15 +80,7 @@ from tables.services.hands import (
     start_locked,
     void_hand,
 )
-from tables.services.list_setup import (
-    SETTINGS_FIELDS,
-    close_list,
-    create_list,
-    set_board_alias,
-    update_list_settings,
-)
 from tables.services.locks import lock_buttons, lock_table, lock_tables_for_move
-from tables.services.must_move import Mover, end_must_move, move_in_from_list, set_must_move
 from tables.services.players import (
     check_not_merged,
     create_player,
@@ -122,37 +110,22 @@ from tables.services.schedules import (
 from tables.services.seating import check_one_table, move_seating_locked, seat_player, unseat_player
 from tables.services.stakes import STAKES_FIELDS, create_stakes, stakes_with_kill
 from tables.services.tables import close_table, configure_table, create_table, open_table
-from tables.services.waiting_lists import (
-    add_player,
-    call_player,
-    expire_overdue,
-    mark_arrived,
-    move_on_list,
-    open_table_for_list,
-    pass_call,
-    remove_from_list,
-    seat_from_list,
-)
 
 __all__ = [
     "MAX_FIELD_CHARS",
     "NO_RATE",
     "RATE_FIELDS",
-    "SETTINGS_FIELDS",
     "STAKES_FIELDS",
     "CashCheck",
     "ClockedIn",
     "DayTotals",
     "FeeChange",
-    "Mover",
     "RevisionPreview",
     "TableFeeChanges",
     "User",
     "acting_user",
-    "add_player",
     "band_label",
     "build_rates",
-    "call_player",
     "check_cash",
     "check_draft_entry",
     "check_effective_from",
@@ -164,10 +137,8 @@ __all__ = [
     "check_runs_hands",
     "clock_in",
     "clock_out",
-    "close_list",
     "close_table",
     "configure_table",
-    "create_list",
     "create_player",
     "create_schedule",
     "create_stakes",
@@ -175,8 +146,6 @@ __all__ = [
     "day_totals",
     "dealer_on_duty",
     "delete_player",
-    "end_must_move",
-    "expire_overdue",
     "game_for_hand",
     "gaming_day",
     "gaming_day_bounds",
@@ -184,37 +153,27 @@ __all__ = [
     "lock_buttons",
     "lock_table",
     "lock_tables_for_move",
-    "mark_arrived",
     "may_run_any_table",
     "merge_players",
     "move_hand",
-    "move_in_from_list",
-    "move_on_list",
     "move_seating_locked",
     "next_hand_number",
     "open_table",
-    "open_table_for_list",
-    "pass_call",
     "preview_revision",
     "rate_changes",
     "record_identification",
     "record_pot_result_locked",
-    "remove_from_list",
     "rename_schedule",
     "require_identification",
     "revise_schedule",
     "save_showdown_draft",
     "schedule_snapshot_at",
-    "seat_from_list",
     "seat_player",
-    "set_board_alias",
-    "set_must_move",
     "showdown_draft",
     "stakes_with_kill",
     "start_locked",
     "unseat_player",
     "update_cash_day_settings",
-    "update_list_settings",
     "update_player",
     "void_hand",
 ]

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from django.utils import timezone
 
 from casino.core.db import service
-from tables import rotation
+from tables.buttons import KillState, after_pot, deal_order, next_button, sitting_out
 from tables.choices import MIN_PLAYERS, HandStatus, KillType, MisdealReason
 from tables.errors import (
     ConfigMismatch,
@@ -36,9 +36,9 @@ from tables.services.common import User, acting_user, check_text
 from tables.services.locks import lock_buttons
 
 
-def kill_state(buttons: ButtonState) -> rotation.KillState:
-    """The streak and kill stored on ``buttons``, by seat number (as :mod:`tables.rotation` reads them)."""
-    return rotation.KillState(
+def kill_state(buttons: ButtonState) -> KillState:
+    """The streak and kill stored on ``buttons``, by seat number (as :mod:`tables.buttons` reads them)."""
+    return KillState(
         streak_seat=buttons.streak_seat.number if buttons.streak_seat else None,
         streak_wins=buttons.streak_wins,
         kill_seat=buttons.kill_seat.number if buttons.kill_seat else None,
@@ -46,7 +46,7 @@ def kill_state(buttons: ButtonState) -> rotation.KillState:
 
 
 def store_kill_state(
-    buttons: ButtonState, state: rotation.KillState, table: Table, seats: Mapping[int, Seat] | None = None
+    buttons: ButtonState, state: KillState, table: Table, seats: Mapping[int, Seat] | None = None
 ) -> None:
     """Save ``state`` into ``buttons``. ``seats`` by number, when the caller has the ones the state
     names (a streak and a kill are always seats dealt into the hand that made them)."""
@@ -124,7 +124,7 @@ def start_locked(
     the table and ``buttons`` locked, has checked the table is open and the game
     (:func:`game_for_hand`), and passes the table's active ``seatings`` by seat number;
     ``number`` from :func:`next_hand_number`. The button moves to the next eligible seat
-    clockwise (:func:`tables.rotation.next_button`); the players dealt in are the button and the
+    clockwise (:func:`tables.buttons.next_button`); the players dealt in are the button and the
     next ones clockwise, up to the game's hands per round (Chinese poker: 4, the fifth sits out).
     ``created_at``: the hand's start (default now). ``fees``: (fee, chips in play after it) by
     seat number, recorded on each :class:`HandPlayer`. Returns the hand (its table, game, stakes,
@@ -136,15 +136,15 @@ def start_locked(
             f"Table {table.number} has {len(eligible)} player(s) ready; a hand needs at least {MIN_PLAYERS}."
         )
     previous = buttons.button_seat
-    button = rotation.next_button(previous.number if previous else None, eligible)
-    dealt = rotation.deal_order(button, eligible, max_hands=played.max_hands)
+    button = next_button(previous.number if previous else None, eligible)
+    dealt = deal_order(button, eligible, max_hands=played.max_hands)
     if len(dealt) > played.seat_count:
         raise FloorConflict(
             f"{played.name} is dealt to at most {played.seat_count} players; {len(dealt)} are ready. "
             "Sit players out or pick another game.",
             code="too_many_players",
         )
-    out = rotation.sitting_out(dealt, eligible)
+    out = sitting_out(dealt, eligible)
     kill = kill_state(buttons)
     kill_on = kill.kill_seat is not None and kill.kill_seat in dealt and table.stakes.kill != KillType.NONE
     hand = Hand.objects.create(
@@ -284,7 +284,7 @@ def record_pot_result_locked(
                 field="outright_winner_seat_number",
             )
     buttons = lock_buttons(table)
-    state = rotation.after_pot(
+    state = after_pot(
         kill_state(buttons), outright_winner_seat_number, kill_enabled=hand.stakes.kill != KillType.NONE
     )
     store_kill_state(buttons, state, table, seats=dealt)

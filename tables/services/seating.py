@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from casino.core.db import service
-from tables import rotation
+from tables.buttons import clear_seat
 from tables.choices import HandStatus
 from tables.errors import (
     FloorValidationError,
@@ -146,7 +146,7 @@ def _leave(seating: Seating, by: User, now: datetime.datetime) -> None:
     seating.save(update_fields=["left_at", "left_by"])
     # The player's winning streak and kill go with them (RULINGS §2: the same player).
     buttons = lock_buttons(seating.table)
-    state = rotation.clear_seat(kill_state(buttons), seating.seat.number)
+    state = clear_seat(kill_state(buttons), seating.seat.number)
     store_kill_state(buttons, state, seating.table)
 
 

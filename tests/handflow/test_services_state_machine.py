@@ -37,7 +37,8 @@ from ledger import selectors as ledger_selectors
 from ledger.models import Account
 from ledger.verification import verify_ledger
 from poker.showdown import decide
-from tables import errors, rotation, services
+from tables import errors, services
+from tables.buttons import choose_dealt
 from tables.choices import HandStatus
 from tables.games import misdeal_reasons_for
 from tables.models import Hand, Player, Seating, Table
@@ -308,10 +309,10 @@ class HandFlowMachine(RuleBasedStateMachine):
     def expected_deal(self, sit_out: set[int]) -> tuple[int, list[int], list[int]] | None:
         """(button seat, seats dealt in, fees) as the model decides them; None: not enough players.
 
-        Who can pay is the pure fixed point of tables.rotation.choose_dealt (checked against a
-        brute-force reading in tests/tables/test_rotation.py), fed with the model's own chips."""
+        Who can pay is the pure fixed point of tables.buttons.choose_dealt (checked against a
+        brute-force reading in tests/tables/test_buttons.py), fed with the model's own chips."""
         eligible = {s for s in self.seat_of.values() if s not in sit_out}
-        choice = rotation.choose_dealt(
+        choice = choose_dealt(
             eligible=eligible,
             previous_button=self.button,
             chips={s: self.chips[self.index_at(s)] for s in eligible},

@@ -136,3 +136,9 @@ def test_labels(house: None) -> None:
     assert Stakes.objects.get(code="points-5").label == "$5 a point"
     rate = CollectionSchedule.objects.get(code="CP2").rates_at()[0]
     assert (rate.limits_label, rate.fee_label) == ("$1 - $100", "button $2, others $1")
+
+
+def test_board_name_is_first_name_and_initial_or_the_alias() -> None:
+    assert Player(name="Ann Marie Smith").board_name == "Ann S."
+    assert Player(name="Cher").board_name == "Cher"
+    assert Player(name="Ann Smith", board_alias="Big Slick").board_name == "Big Slick"

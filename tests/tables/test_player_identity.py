@@ -161,3 +161,13 @@ def test_a_table_change_is_not_a_second_table(
     )
     assert (moved.table, moved.elsewhere_reason) == (two, "")
     assert seated_elsewhere(ana) == [moved]
+
+
+def test_member_numbers_are_unique(make_player: Callable[..., Player]) -> None:
+    make_player("Ana", member_number="M-1")
+    with pytest.raises(errors.FloorConflict, match="belongs to Ana"):
+        services.create_player(name="Ben", member_number="M-1")
+    # Many players may have none.
+    services.create_player(name="Cy", member_number="")
+    services.create_player(name="Di", member_number=None)
+    assert Player.objects.filter(member_number__isnull=True).count() == 2

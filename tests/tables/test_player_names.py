@@ -11,6 +11,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.utils import timezone
 
 from tables import player_names, services
+from tables.lists import services as lists
 from tables.models import Player
 from tables.player_names import NameHistory, name_history, names_as_of
 
@@ -46,7 +47,7 @@ def test_other_changes_and_older_renames_are_not_read_as_names(users: dict[str, 
     services.update_player(player=ana, name="Ana Soto")
     since = timezone.now()
     services.update_player(player=ana, member_number="2002", board_alias="Big A")
-    services.set_board_alias(player=ana, alias="Ana S.", by=users["floor"])
+    lists.set_board_alias(player=ana, alias="Ana S.", by=users["floor"])
     history = name_history({ana.pk: "Ana Soto"}, since=since)
     assert history.renames == {}
     assert history.at(ana.pk, since) == "Ana Soto"

@@ -17,6 +17,7 @@ from handflow import services as hand_flow
 from ledger.models import Entry
 from tables import services
 from tables.errors import FloorValidationError, InUse, PlayerMerged
+from tables.lists import services as lists
 from tables.models import ConfigChange, Game, Player, Stakes, Table
 
 pytestmark = pytest.mark.django_db
@@ -114,10 +115,10 @@ def test_a_walk_ins_buy_in_and_a_walk_in_on_a_list_are_created_in_the_log(
     )
     [created] = log_of(moved.movement.player_id)
     assert (created.action, created.by_username, words(created)) == ("create", "floor", ["Name Kai Wong"])
-    holdem = services.create_list(
+    holdem = lists.create_list(
         game=Game.objects.get(slug="holdem"), stakes=Stakes.objects.get(code="limit-4-8-half"), by=None
     )
-    [entry] = services.add_player(waiting_lists=[holdem], new_player_name="Dee Phone", by=users["floor"])
+    [entry] = lists.add_player(waiting_lists=[holdem], new_player_name="Dee Phone", by=users["floor"])
     assert [(c.action, c.by_username) for c in log_of(entry.player_id)] == [("create", "floor")]
 
 

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from tables import services
 from tables.board import REDRAW_AT_LEAST_EVERY, board, board_version
+from tables.lists import services as lists
 from tables.models import Game, Player, Stakes, Table
 from web import board_views
 
@@ -43,11 +44,11 @@ def room(
     users: dict[str, Any], table_with_players: Callable[..., tuple[Table, list[Player]]]
 ) -> dict[str, Any]:
     """A hold'em table of three seats with two players, a hold'em list with Ann Marie Smith on it."""
-    holdem = services.create_list(
+    holdem = lists.create_list(
         game=Game.objects.get(slug="holdem"), stakes=Stakes.objects.get(code="limit-4-8-half"), by=None
     )
     table, seated = table_with_players(2, seat_count=3)
-    [entry] = services.add_player(waiting_lists=[holdem], new_player_name="Ann Marie Smith", by=None)
+    [entry] = lists.add_player(waiting_lists=[holdem], new_player_name="Ann Marie Smith", by=None)
     floor = Client()
     floor.force_login(users["floor"])
     return {"table": table, "seated": seated, "list": holdem, "waiting": entry.player, "floor": floor}
@@ -171,7 +172,7 @@ def test_a_player_renamed_at_the_cage_changes_the_version_at_once(room: dict[str
 
 def test_a_player_renamed_at_a_must_move_table_changes_the_version(room: dict[str, Any]) -> None:
     """ "Seats to fill" offers a must-move table's players by name; the version reads their names."""
-    services.set_must_move(table=room["table"], waiting_list=room["list"], by=None)
+    lists.set_must_move(table=room["table"], waiting_list=room["list"], by=None)
     now = timezone.now()
     before = board_version(now)
     services.update_player(player=room["seated"][0], name="Moved Along", by=None)

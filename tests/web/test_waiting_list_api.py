@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 
 from handflow import services as hand_flow
 from tables import services
+from tables.lists import services as lists
 from tables.models import (
     EntryState,
     ListEvent,
@@ -285,9 +286,9 @@ def test_the_lists_operations_fuzzed_on_a_room_with_lists(
     floor = users["floor"]
     table_with_players(3, seat_count=4)  # the main game, one seat free
     must, _ = table_with_players(2, seat_count=3)
-    services.set_must_move(table=must, waiting_list=holdem_list, by=floor)
+    lists.set_must_move(table=must, waiting_list=holdem_list, by=floor)
     for index, name in enumerate(("Al One", "Bo Two", "Cy Three")):
-        services.add_player(
+        lists.add_player(
             waiting_lists=[holdem_list],
             new_player_name=name,
             added_via="phone" if index == 2 else "in_person",
@@ -295,7 +296,7 @@ def test_the_lists_operations_fuzzed_on_a_room_with_lists(
         )
     first = WaitingListEntry.objects.order_by("position").first()
     assert first is not None
-    services.call_player(entry=first, table=must, by=floor)
+    lists.call_player(entry=first, table=must, by=floor)
     headers = session_headers(floor) | {"Idempotency-Key": "fuzz-lists-0001"}
     failures: list[str] = []
     request_started.disconnect(close_old_connections)

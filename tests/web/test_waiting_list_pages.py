@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from handflow import services as hand_flow
 from tables import services
+from tables.lists import services as lists
 from tables.models import (
     EntrySource,
     Game,
@@ -139,15 +140,15 @@ def test_the_report_shows_who_went_ahead_of_whom_and_why(
 ) -> None:
     table, players = running
     floor_user = users["floor"]
-    (first,) = services.add_player(waiting_lists=[holdem_list], new_player_name="Bea First", by=floor_user)
-    (phone,) = services.add_player(
+    (first,) = lists.add_player(waiting_lists=[holdem_list], new_player_name="Bea First", by=floor_user)
+    (phone,) = lists.add_player(
         waiting_lists=[holdem_list], new_player_name="Cal Phone", added_via=EntrySource.PHONE, by=floor_user
     )
-    (third,) = services.add_player(waiting_lists=[holdem_list], new_player_name="Dee Third", by=floor_user)
+    (third,) = lists.add_player(waiting_lists=[holdem_list], new_player_name="Dee Third", by=floor_user)
     hand_flow.cash_out(table=table, player=players[1], by=None, idempotency_key="report-leave")
-    services.call_player(entry=third, table=table, by=floor_user, reason="Bea wants table 9 only")
-    services.seat_from_list(entry=third, seat_number=2, by=floor_user)
-    services.move_on_list(entry=phone, position=1, by=floor_user, reason="called before the list opened")
+    lists.call_player(entry=third, table=table, by=floor_user, reason="Bea wants table 9 only")
+    lists.seat_from_list(entry=third, seat_number=2, by=floor_user)
+    lists.move_on_list(entry=phone, position=1, by=floor_user, reason="called before the list opened")
     report = text(login("auditor").get("/floor/lists/report/"))
     assert "ahead of Bea First (#1): Bea wants table 9 only" in report
     assert "ahead of Cal Phone (#2): call-in, not arrived yet" in report
@@ -160,7 +161,7 @@ def test_the_report_names_each_player_as_they_were_at_the_event(
     holdem_list: WaitingList, users: dict[str, Any], login: Callable[[str], Client]
 ) -> None:
     ann = Player.objects.create(name="Ann Lee")
-    services.add_player(waiting_lists=[holdem_list], player=ann, by=users["floor"])
+    lists.add_player(waiting_lists=[holdem_list], player=ann, by=users["floor"])
     services.update_player(player=ann, name="Ann Soto", by=users["floor"])
     everything = text(login("auditor").get("/floor/lists/report/")).split("Everything, in order", 1)[1]
     assert "Ann Lee" in everything
@@ -171,11 +172,11 @@ def test_the_board_needs_no_login_and_shows_no_full_name(
     running: tuple[Table, list[Player]], holdem_list: WaitingList, users: dict[str, Any]
 ) -> None:
     table, _ = running
-    services.add_player(waiting_lists=[holdem_list], new_player_name="Ann Marie Smith", by=users["floor"])
-    services.add_player(
+    lists.add_player(waiting_lists=[holdem_list], new_player_name="Ann Marie Smith", by=users["floor"])
+    lists.add_player(
         waiting_lists=[holdem_list], new_player_name="Bob Jones", board_alias="Rocket", by=users["floor"]
     )
-    services.create_list(
+    lists.create_list(
         game=Game.objects.get(slug="stud"), stakes=Stakes.objects.get(code="limit-4-8"), by=None
     )
     board = Client().get("/board/")
@@ -210,7 +211,7 @@ def test_a_polling_board_costs_one_query_and_a_304_until_something_changes(
     assert again.content == b""
     assert len(queries) == 1
     # A list change, a seat opening and a time limit falling due each change the answer.
-    services.add_player(waiting_lists=[holdem_list], new_player_name="Eve Late", by=users["floor"])
+    lists.add_player(waiting_lists=[holdem_list], new_player_name="Eve Late", by=users["floor"])
     changed = board.get("/board/panel/", HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200
     assert "Eve L." in text(changed)
@@ -220,7 +221,7 @@ def test_a_polling_board_costs_one_query_and_a_304_until_something_changes(
     assert opened.status_code == 200
     assert re.search(rf'<tr data-table="{table.number}">.*?open-seats">1<', text(opened))
     entry = WaitingListEntry.objects.get()
-    services.call_player(entry=entry, table=table, by=users["floor"])
+    lists.call_player(entry=entry, table=table, by=users["floor"])
     etag = board.get("/board/panel/")["ETag"]
     WaitingListEntry.objects.filter(pk=entry.pk).update(
         call_deadline=entry.added_at

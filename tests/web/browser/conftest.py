@@ -51,13 +51,21 @@ def watch_csp(page: Any, violations: list[str]) -> None:
     page.on("console", seen)
 
 
+def watch_errors(page: Any, errors: list[str]) -> None:
+    """Every error a page's script throws and doesn't catch (the terminal's scripts share one
+    namespace: a name one of them lost would show here) is added to ``errors``."""
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+
+
 @pytest.fixture
 def open_as(chromium: Any, live_server: Any, users: dict[str, Any]) -> Iterator[Callable[..., Any]]:
     """``open_as("dealer")``: a browser page logged in as that demo role (a session cookie);
     ``open_as("dealer", viewport=(1280, 800))`` at a table tablet's size (default 1024x1366).
-    Every page must work under the Content-Security-Policy: a violation fails the test."""
+    Every page must work under the Content-Security-Policy, and its scripts throw nothing
+    uncaught: a violation or an error fails the test."""
     contexts = []
     violations: list[str] = []
+    errors: list[str] = []
 
     def open_page(role: str, viewport: tuple[int, int] = (1024, 1366)) -> Any:
         user = users[role]
@@ -75,12 +83,14 @@ def open_as(chromium: Any, live_server: Any, users: dict[str, Any]) -> Iterator[
         page = context.new_page()
         page.set_default_timeout(15_000)
         watch_csp(page, violations)
+        watch_errors(page, errors)
         return page
 
     yield open_page
     for context in contexts:
         context.close()
     assert violations == [], "Content-Security-Policy violations:\n" + "\n".join(violations)
+    assert errors == [], "Uncaught script errors:\n" + "\n".join(errors)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ import pytest
 
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
-from tables import services
+from tables.lists import services as lists
 from tables.models import (
     EntryState,
     Game,
@@ -56,16 +56,16 @@ def room(
 ) -> dict[str, Any]:
     """A full main game (table 41), its full must-move table (42), the hold'em and Omaha hi-lo lists."""
     floor = users["floor"]
-    holdem = services.create_list(
+    holdem = lists.create_list(
         game=Game.objects.get(slug="holdem"), stakes=Stakes.objects.get(code="limit-4-8-half"), by=floor
     )
-    omaha = services.create_list(
+    omaha = lists.create_list(
         game=Game.objects.get(slug="omaha-hi-lo"), stakes=Stakes.objects.get(code="limit-4-8-half"), by=floor
     )
     main, must = make_table(number=41, seat_count=3), make_table(number=42, seat_count=3)
     main_players = buy_in_players(main, [1, 2, 3])
     must_players = buy_in_players(must, [1, 2, 3])
-    services.set_must_move(table=must, waiting_list=holdem, by=floor, reason="the main game is full")
+    lists.set_must_move(table=must, waiting_list=holdem, by=floor, reason="the main game is full")
     return {"holdem": holdem, "omaha": omaha, "main": main, "must": must, "main_players": main_players,
             "must_players": must_players}  # fmt: skip
 
@@ -250,7 +250,7 @@ def test_the_board_rides_out_a_server_restart(
     expect(board.locator("#board-offline")).to_be_hidden()
     board.route("**/board/panel/", lambda route: route.abort("connectionrefused"))
     expect(board.locator("#board-offline")).to_be_visible(timeout=WITHIN_MS)
-    services.add_player(waiting_lists=[holdem], new_player_name="Fay Meanwhile", by=users["floor"])
+    lists.add_player(waiting_lists=[holdem], new_player_name="Fay Meanwhile", by=users["floor"])
     board.unroute("**/board/panel/")
     started = time.monotonic()
     seen_within(

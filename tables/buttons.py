@@ -1,4 +1,6 @@
-"""Button and kill rotation, as pure functions (no Django, no database).
+"""The buttons: the dealer button's and the kill's rotation, and who is dealt in, as pure functions
+(no Django, no database). (The dealers' own rotation, who deals at which table, is
+:mod:`tables.services.dealers`.)
 
 Seats are numbered 1..N clockwise; the house dealer sits between the highest seat and seat 1,
 so "clockwise" means ascending seat number, wrapping from the highest back to the lowest.

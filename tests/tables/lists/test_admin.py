@@ -1,7 +1,7 @@
-"""The waiting lists in the Django admin (tables/admin_lists.py): the lists, their places, their
+"""The waiting lists in the Django admin (tables/lists/admin.py): the lists, their places, their
 record, the room's list settings and the must-move tables are there for the floor and auditors to
 read, search and filter; nothing is added, changed or deleted from the admin (the lists change
-only through tables.services, and their record is append-only)."""
+only through tables.lists.services, and their record is append-only)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 
-from tables import services
+from tables.lists import services
 from tables.models import (
     EntrySource,
     Game,

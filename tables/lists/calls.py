@@ -1,17 +1,18 @@
-"""Waiting lists and seat offers: add a player (in person or by phone), a call-in's arrival, a call
-to a seat, a pass, a seating from the list, a removal, a move by hand, an interest list's table
-opened, the time limits recorded (docs/waiting-lists.md). The lists' set-up and settings are
-:mod:`tables.services.list_setup`; the locked list's places and the record,
-:mod:`tables.services.list_places`; must-move tables and table changes, :mod:`tables.services.must_move`.
+"""A place on a waiting list, from added to seated: add a player (in person or by phone), a
+call-in's arrival, a call to a seat, a pass, a seating from the list (and off every other list),
+a removal, a move by hand, an interest list's table opened, the time limits recorded
+(docs/waiting-lists.md). The lists' set-up and settings are :mod:`tables.lists.setup`; the locked
+list's places and the record, :mod:`tables.lists.places`; must-move tables and table changes,
+:mod:`tables.lists.must_move`.
 
 Every change locks the rows it decides on, tables first (:func:`tables.services.lock_table`),
 then the lists (``select_for_update``, in primary-key order), so two floor screens calling for one
 seat, or seating one player, serialise instead of racing; every writer of a list's places holds
 its list's lock. Before deciding, each service records the time limits passed on the lists it
-locked (:func:`tables.waiting_rules.settle`, dated at their deadlines), so it decides on the list as
+locked (:func:`tables.lists.rules.settle`, dated at their deadlines), so it decides on the list as
 the floor screen shows it. Each change appends a :class:`tables.models.WaitingListEvent`.
 
-A seat is offered in turn (:class:`tables.waiting_list_selectors.FloorState`): calling someone
+A seat is offered in turn (:class:`tables.lists.selectors.FloorState`): calling someone
 else first needs the floor's reason, and the record says whom the call went ahead of and why.
 """
 
@@ -25,7 +26,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from casino.core.db import service
-from tables import waiting_rules
+from tables.choices import MIN_PLAYERS
 from tables.errors import (
     AlreadyOnList,
     FloorConflict,
@@ -39,8 +40,19 @@ from tables.errors import (
     OutOfTurn,
     TableClosed,
 )
+from tables.lists.places import (
+    Places,
+    choice,
+    clean_text,
+    lock_lists,
+    player_lists,
+    record_event,
+    settled,
+)
+from tables.lists.rules import Place, miss, move_to, rules_of, take_off
+from tables.lists.selectors import Candidate, FloorState
+from tables.lists.setup import set_board_alias
 from tables.models import (
-    MIN_PLAYERS,
     EntryKind,
     EntrySource,
     EntryState,
@@ -55,22 +67,10 @@ from tables.models import (
     WaitingListSettings,
 )
 from tables.services.common import User, acting_user, require_reason
-from tables.services.list_places import (
-    Places,
-    choice,
-    clean_text,
-    lock_lists,
-    player_lists,
-    record_event,
-    seat_placed,
-    settled,
-)
-from tables.services.list_setup import set_board_alias
 from tables.services.locks import lock_table
 from tables.services.players import check_not_merged, create_player
+from tables.services.seating import seat_player
 from tables.services.tables import open_table
-from tables.waiting_list_selectors import Candidate, FloorState, rules_of
-from tables.waiting_rules import Place
 
 # --- Shared steps ------------------------------------------------------------------------------------
 
@@ -304,7 +304,7 @@ def pass_call(*, entry: WaitingListEntry, by: User, reason: str = "") -> Waiting
         raise NotCalled(f"{entry.player} is not called to a seat now.")
     called_to = places.entries[place.id].called_to
     rules = rules_of(WaitingListSettings.current())
-    lapse = waiting_rules.miss(places.order, place, rules, at=now, why=reason or "passed the seat")
+    lapse = miss(places.order, place, rules, at=now, why=reason or "passed the seat")
     places.save({place.id: (now, lapse.reason)} if lapse.position_after is None else {})
     return _record(
         places,
@@ -317,6 +317,70 @@ def pass_call(*, entry: WaitingListEntry, by: User, reason: str = "") -> Waiting
         position_after=lapse.position_after,
         reason=lapse.reason,
     )
+
+
+def _take_off_other_lists(
+    *, player: Player, lists: dict[int, Places], keep: int | None, why: str, by: User, now: datetime.datetime
+) -> None:
+    """A player seated from a list leaves every other list they are on (``lists``: locked)."""
+    for list_id, places in lists.items():
+        place = places.of_player(player)
+        if list_id == keep or place is None:
+            continue
+        before = take_off(places.order, place, EntryState.REMOVED)
+        places.save({place.id: (now, why)})
+        record_event(
+            event=ListEvent.REMOVED,
+            waiting_list=places.waiting_list,
+            player=player,
+            by=by,
+            at=now,
+            entry=places.entries[place.id],
+            position_before=before,
+            reason=why,
+        )
+
+
+def _seat_placed(
+    *,
+    lists: dict[int, Places],
+    place: Place,
+    places: Places,
+    table: Table,
+    seat_number: int,
+    by: User,
+    now: datetime.datetime,
+    passed_over: list[dict[str, Any]],
+) -> Seating:
+    """Seat ``place``'s player (:func:`tables.services.seat_player`, the table locked by the caller),
+    take the place off its list as seated, and the player off every other list in ``lists``
+    (locked); each recorded. Returns the seating."""
+    entry = places.entries[place.id]
+    seating = seat_player(table=table, seat_number=seat_number, player=entry.player, by=by)
+    where = f"table {table.number} seat {seat_number}"
+    before = take_off(places.order, place, EntryState.SEATED)
+    places.save({place.id: (now, f"seated at {where}")})
+    record_event(
+        event=ListEvent.SEATED,
+        waiting_list=places.waiting_list,
+        player=entry.player,
+        by=by,
+        at=now,
+        entry=entry,
+        table=table,
+        seat_number=seat_number,
+        position_before=before,
+        passed_over=passed_over,
+    )
+    _take_off_other_lists(
+        player=entry.player,
+        lists=lists,
+        keep=places.waiting_list.pk,
+        why=f"seated from the {places.waiting_list.label} list at {where}",
+        by=by,
+        now=now,
+    )
+    return seating
 
 
 @service
@@ -353,7 +417,7 @@ def seat_from_list(
         .first()
     )
     passed = list(call.passed_over) if call is not None else []
-    return seat_placed(
+    return _seat_placed(
         lists=lists,
         place=place,
         places=places,
@@ -370,7 +434,7 @@ def remove_from_list(*, entry: WaitingListEntry, by: User, reason: str) -> Waiti
     """Take a player off a list, with the reason (left the room, asked to, ...)."""
     reason = _reason(require_reason(reason), longest=200)
     places, place, now = _locked_place(entry)
-    before = waiting_rules.take_off(places.order, place, EntryState.REMOVED)
+    before = take_off(places.order, place, EntryState.REMOVED)
     places.save({place.id: (now, reason)})
     return _record(
         places, place, ListEvent.REMOVED, by, now, position_before=before, position_after=None, reason=reason
@@ -385,7 +449,7 @@ def move_on_list(*, entry: WaitingListEntry, position: int, by: User, reason: st
     if isinstance(position, bool) or not isinstance(position, int) or position < 1:
         raise FloorValidationError("A position is a whole number from 1.", field="position")
     places, place, now = _locked_place(entry)
-    before, after = waiting_rules.move_to(places.order, place, position)
+    before, after = move_to(places.order, place, position)
     if before == after:
         raise FloorValidationError(f"{entry.player} is at position {before} already.", field="position")
     places.save({})
@@ -429,7 +493,7 @@ def open_table_for_list(
         # Seated together, in order: only the places skipped (a call-in not here) were passed over.
         passed = [p for p in state.passed_over(table, candidate, "") if p["why"]]
         seated.append(
-            seat_placed(
+            _seat_placed(
                 lists=lists,
                 place=places.on_list(candidate.row.entry),
                 places=places,

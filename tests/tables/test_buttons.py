@@ -1,4 +1,4 @@
-"""The pure button and kill rotation (tables/rotation.py): no database."""
+"""The pure button and kill rotation (tables/buttons.py): no database."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables.rotation import (
+from tables.buttons import (
     KillState,
     NoFeeBand,
     RotationError,

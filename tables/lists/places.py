@@ -1,12 +1,14 @@
-"""The places of a locked waiting list, and the record: what every waiting-list service shares.
+"""The places of a locked waiting list, and the record: the first and last step of every change to
+a list (:mod:`tables.lists.calls`, :mod:`tables.lists.setup`, :mod:`tables.lists.must_move`).
 
 * :func:`lock_lists`: the lists' rows locked in primary-key order (after any table: tables first);
 * :class:`Places`: a locked list's places in order, the rules' copies of its entries
-  (:mod:`tables.waiting_rules`), written back by :meth:`Places.save`;
+  (:mod:`tables.lists.rules`), written back by :meth:`Places.save`;
 * :func:`settled`: a locked list with the time limits passed recorded first (dated at their
-  deadlines), so a service decides on the list the floor screen shows;
+  deadlines), so a service decides on the list the floor screen shows; :func:`player_lists`:
+  every list a player is on, locked and settled;
 * :func:`record_event`: one :class:`tables.models.WaitingListEvent`;
-* :func:`seat_placed`: a place taken off its list by a seating, and the player off every other list.
+* :func:`choice`, :func:`clean_text`: the typed input's checks.
 """
 
 from __future__ import annotations
@@ -17,13 +19,12 @@ from typing import Any
 
 from django.utils import timezone
 
-from tables import waiting_rules
 from tables.errors import FloorValidationError, NotOnList
+from tables.lists.rules import Lapse, Place, ordered, place_of, rules_of, settle
 from tables.models import (
     EntryState,
     ListEvent,
     Player,
-    Seating,
     Table,
     WaitingList,
     WaitingListEntry,
@@ -31,9 +32,6 @@ from tables.models import (
     WaitingListSettings,
 )
 from tables.services.common import User, acting_user, check_text
-from tables.services.seating import seat_player
-from tables.waiting_list_selectors import place_of, rules_of
-from tables.waiting_rules import Lapse, Place
 
 
 def lock_lists(ids: Iterable[int]) -> dict[int, WaitingList]:
@@ -95,7 +93,7 @@ class Places:
             .order_by("position", "id")
         }
         self.places = {pk: place_of(e) for pk, e in self.entries.items()}
-        self.order = waiting_rules.ordered(self.places.values())
+        self.order = ordered(self.places.values())
 
     def on_list(self, entry: WaitingListEntry) -> Place:
         """``entry``'s place; NotOnList when it is no longer on the list."""
@@ -165,7 +163,7 @@ def settled(waiting_list: WaitingList, now: datetime.datetime) -> tuple[Places, 
     at its deadline)."""
     places = Places(waiting_list)
     called_to = {pk: entry.called_to for pk, entry in places.entries.items()}  # a missed call ends it
-    lapses = waiting_rules.settle(places.order, rules_of(WaitingListSettings.current()), now)
+    lapses = settle(places.order, rules_of(WaitingListSettings.current()), now)
     places.save(
         {lapse.place_id: (lapse.at, lapse.reason) for lapse in lapses if lapse.position_after is None}
     )
@@ -187,28 +185,6 @@ def clean_text(text: str | None, *, field: str, what: str, longest: int) -> str:
     return text
 
 
-def take_off_other_lists(
-    *, player: Player, lists: dict[int, Places], keep: int | None, why: str, by: User, now: datetime.datetime
-) -> None:
-    """A player seated from a list leaves every other list they are on (``lists``: locked)."""
-    for list_id, places in lists.items():
-        place = places.of_player(player)
-        if list_id == keep or place is None:
-            continue
-        before = waiting_rules.take_off(places.order, place, EntryState.REMOVED)
-        places.save({place.id: (now, why)})
-        record_event(
-            event=ListEvent.REMOVED,
-            waiting_list=places.waiting_list,
-            player=player,
-            by=by,
-            at=now,
-            entry=places.entries[place.id],
-            position_before=before,
-            reason=why,
-        )
-
-
 def player_lists(player: Player, also: Iterable[int], now: datetime.datetime) -> dict[int, Places]:
     """Lock (primary-key order) and settle every list ``player`` is on, and ``also``."""
     ids = set(also) | set(
@@ -217,45 +193,3 @@ def player_lists(player: Player, also: Iterable[int], now: datetime.datetime) ->
         )
     )
     return {pk: settled(w, now)[0] for pk, w in lock_lists(ids).items()}
-
-
-def seat_placed(
-    *,
-    lists: dict[int, Places],
-    place: Place,
-    places: Places,
-    table: Table,
-    seat_number: int,
-    by: User,
-    now: datetime.datetime,
-    passed_over: list[dict[str, Any]],
-) -> Seating:
-    """Seat ``place``'s player (:func:`tables.services.seat_player`, the table locked by the caller),
-    take the place off its list as seated, and the player off every other list in ``lists``
-    (locked); each recorded. Returns the seating."""
-    entry = places.entries[place.id]
-    seating = seat_player(table=table, seat_number=seat_number, player=entry.player, by=by)
-    where = f"table {table.number} seat {seat_number}"
-    before = waiting_rules.take_off(places.order, place, EntryState.SEATED)
-    places.save({place.id: (now, f"seated at {where}")})
-    record_event(
-        event=ListEvent.SEATED,
-        waiting_list=places.waiting_list,
-        player=entry.player,
-        by=by,
-        at=now,
-        entry=entry,
-        table=table,
-        seat_number=seat_number,
-        position_before=before,
-        passed_over=passed_over,
-    )
-    take_off_other_lists(
-        player=entry.player,
-        lists=lists,
-        keep=places.waiting_list.pk,
-        why=f"seated from the {places.waiting_list.label} list at {where}",
-        by=by,
-        now=now,
-    )
-    return seating

@@ -2,12 +2,11 @@
 
 The lists, their places, their record, the room's list settings and the must-move tables are
 shown here with search and filters, but nothing is added, changed or deleted from the admin. A
-list changes only through :mod:`tables.services` (``waiting_lists``, ``list_setup``,
-``must_move``), which lock the list, renumber its places, write the record
-(:class:`~tables.models.WaitingListEvent`, append-only) or the configuration history, and apply
-the room's rules; a raw edit here would skip all of that. The floor runs the lists from
-``/floor/lists/`` (docs/waiting-lists.md). Interest lists are not stored: they are lists whose
-game has no open table, read from the tables.
+list changes only through its services (:mod:`tables.lists.services`), which lock the list,
+renumber its places, write the record (:class:`~tables.models.WaitingListEvent`, append-only) or
+the configuration history, and apply the room's rules; a raw edit here would skip all of that.
+The floor runs the lists from ``/floor/lists/`` (docs/waiting-lists.md). Interest lists are not
+stored: they are lists whose game has no open table, read from the tables.
 
 Imported by :mod:`tables.admin` (Django's admin discovery loads only ``admin`` modules).
 """
@@ -55,7 +54,7 @@ class WaitingListAdmin(ListReadOnlyAdmin):
     @admin.display(description="Places on the list (as recorded)", ordering="on_list_count")
     def on_list(self, obj: WaitingList) -> int:
         # As stored: a call-in past its time or a missed call is settled by the next write
-        # (tables.waiting_rules); the floor's page shows the list as it stands now.
+        # (tables.lists.rules); the floor's page shows the list as it stands now.
         return int(getattr(obj, "on_list_count", 0))
 
 

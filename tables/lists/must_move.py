@@ -17,9 +17,11 @@ from typing import Protocol
 from django.utils import timezone
 
 from casino.core.db import service
-from tables import waiting_rules
 from tables.errors import FloorConflict, NoOpenSeat, NotFedByList, OutOfTurn
 from tables.history import record_change, snapshot
+from tables.lists.places import clean_text, player_lists, record_event
+from tables.lists.rules import take_off
+from tables.lists.selectors import FloorState
 from tables.models import (
     ConfigAction,
     EntryState,
@@ -30,9 +32,7 @@ from tables.models import (
     WaitingList,
 )
 from tables.services.common import User, acting_user
-from tables.services.list_places import clean_text, player_lists, record_event
 from tables.services.locks import lock_table, lock_tables_for_move
-from tables.waiting_list_selectors import FloorState
 
 
 class Mover(Protocol):
@@ -118,7 +118,7 @@ def move_in_from_list(
     if chosen.kind == "table_change" and chosen.row is not None:
         places = lists[waiting_list.pk]
         place = places.on_list(chosen.row.entry)
-        waiting_rules.take_off(places.order, place, EntryState.SEATED)
+        take_off(places.order, place, EntryState.SEATED)
         places.save({place.id: (now, f"table change to table {target.number} seat {to_seat_number}")})
         entry = places.entries[place.id]
     record_event(

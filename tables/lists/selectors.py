@@ -3,7 +3,7 @@ call for each open seat, the interest lists, and the record of a day.
 
 :class:`FloorState` reads everything the floor screen needs in a few queries (the lists' places,
 the open tables and who sits there, the must-move tables, the room's settings) and applies the
-time limits passed by ``now`` to copies (:func:`tables.waiting_rules.settle`): what it shows is
+time limits passed by ``now`` to copies (:func:`tables.lists.rules.settle`): what it shows is
 what the next write will record. The services read the same state, after locking and recording,
 to check that a call goes to whoever is next (or carries the floor's reason) and to record whom
 it went ahead of.
@@ -29,6 +29,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from tables.lists.rules import Lapse, Place, ordered, place_of, rules_of, settle
 from tables.models import (
     EntryKind,
     EntryState,
@@ -44,27 +45,6 @@ from tables.models import (
     WaitingListSettings,
 )
 from tables.player_names import NameHistory, name_history
-from tables.waiting_rules import Lapse, Place, Rules, ordered, settle
-
-
-def rules_of(settings: WaitingListSettings) -> Rules:
-    return Rules(missed_call_policy=settings.missed_call_policy, move_down_places=settings.move_down_places)
-
-
-def place_of(entry: WaitingListEntry) -> Place:
-    """The rules' copy of ``entry``."""
-    return Place(
-        id=entry.pk,
-        player_id=entry.player_id,
-        position=entry.position,
-        state=entry.state,
-        added_via=entry.added_via,
-        expires_at=entry.expires_at,
-        arrived_at=entry.arrived_at,
-        call_deadline=entry.call_deadline,
-        called_to_id=entry.called_to_id,
-        misses=entry.misses,
-    )
 
 
 @dataclass(frozen=True, slots=True)

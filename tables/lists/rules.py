@@ -1,9 +1,10 @@
-"""The waiting lists' rules over places held in memory (no database): the order of a list, a missed
-call, an expired call-in, a move by hand.
+"""The waiting lists' rules over places held in memory (no query): the order of a list, a missed
+call, an expired call-in, a move by hand; and the rules' copies of the rows (:func:`place_of`,
+:func:`rules_of`).
 
-One module for the writer and the readers: the services (:mod:`tables.services.waiting_lists`)
-apply these to the rows they lock and record what happened; the selectors
-(:mod:`tables.waiting_list_selectors`: the floor screen, the board, the API) apply the same
+One module for the writer and the readers: the services (:mod:`tables.lists.places`, under
+:mod:`tables.lists.calls`) apply these to the rows they lock and record what happened; the
+selectors (:mod:`tables.lists.selectors`: the floor screen, the board, the API) apply the same
 functions to copies, so a call-in whose hour is up or a missed call shows the moment it is due,
 exactly as the next write will record it (dated at its deadline, not at the write).
 
@@ -16,7 +17,14 @@ import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tables.models.waiting_lists import EntrySource, EntryState, ListEvent, MissedCallPolicy
+from tables.lists.models import (
+    EntrySource,
+    EntryState,
+    ListEvent,
+    MissedCallPolicy,
+    WaitingListEntry,
+    WaitingListSettings,
+)
 
 
 @dataclass(slots=True)
@@ -60,6 +68,27 @@ class Lapse:
     position_before: int
     position_after: int | None
     reason: str
+
+
+def place_of(entry: WaitingListEntry) -> Place:
+    """The rules' copy of ``entry``."""
+    return Place(
+        id=entry.pk,
+        player_id=entry.player_id,
+        position=entry.position,
+        state=entry.state,
+        added_via=entry.added_via,
+        expires_at=entry.expires_at,
+        arrived_at=entry.arrived_at,
+        call_deadline=entry.call_deadline,
+        called_to_id=entry.called_to_id,
+        misses=entry.misses,
+    )
+
+
+def rules_of(settings: WaitingListSettings) -> Rules:
+    """The room's rules of a missed call, from its settings."""
+    return Rules(missed_call_policy=settings.missed_call_policy, move_down_places=settings.move_down_places)
 
 
 def renumber(places: list[Place]) -> None:

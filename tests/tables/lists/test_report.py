@@ -1,4 +1,4 @@
-"""The waiting lists' day report (``tables.waiting_list_selectors.day_report``, the page
+"""The waiting lists' day report (``tables.lists.selectors.day_report``, the page
 ``/floor/lists/report/``) names each player as they were named at the event, like every other
 report (``tables.player_names``): a rename later in the day, or any day after, doesn't rewrite
 what the floor did under the old name; and the names cost one query, whatever the events."""
@@ -12,9 +12,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from tables import services
+from tables import services as floor_services
+from tables.lists import services
+from tables.lists.selectors import day_report
 from tables.models import ListEvent, Player, WaitingList
-from tables.waiting_list_selectors import day_report
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ def test_each_event_names_the_player_as_they_were_then(
     services.add_player(waiting_lists=[holdem_list], new_player_name="Bo First", by=floor)
     ann = Player.objects.create(name="Ann Lee")
     (entry,) = services.add_player(waiting_lists=[holdem_list], player=ann, by=floor)
-    services.update_player(player=ann, name="Ann Soto", by=floor)
+    floor_services.update_player(player=ann, name="Ann Soto", by=floor)
     services.move_on_list(entry=entry, position=1, by=floor, reason="asked again at the desk")
     services.remove_from_list(entry=entry, by=floor, reason="left the room")
 
@@ -38,7 +39,7 @@ def test_each_event_names_the_player_as_they_were_then(
         (ListEvent.REORDERED, "Ann Soto"),
         (ListEvent.REMOVED, "Ann Soto"),
     ]
-    services.update_player(player=ann, name="Ann Ruiz", by=floor)
+    floor_services.update_player(player=ann, name="Ann Ruiz", by=floor)
     names = [line.player_name for line in day_report(timezone.localdate()).lines]
     assert names == ["Bo First", "Ann Lee", "Ann Soto", "Ann Soto"]  # a later rename rewrites nothing
     (by_hand,) = day_report(timezone.localdate()).by_hand
@@ -59,10 +60,10 @@ def test_the_names_cost_one_query_whatever_the_events(
     players = [Player.objects.create(name=f"Player {n}") for n in range(2)]
     for player in players:
         services.add_player(waiting_lists=[holdem_list], player=player, by=floor)
-        services.update_player(player=player, name=f"{player.name} renamed", by=floor)
+        floor_services.update_player(player=player, name=f"{player.name} renamed", by=floor)
     few = queries()
     players = [Player.objects.create(name=f"More {n}") for n in range(6)]
     for player in players:
         services.add_player(waiting_lists=[holdem_list], player=player, by=floor)
-        services.update_player(player=player, name=f"{player.name} renamed", by=floor)
+        floor_services.update_player(player=player, name=f"{player.name} renamed", by=floor)
     assert queries() == few

@@ -12,9 +12,11 @@ seat, and everything that happened to each place on a list (docs/waiting-lists.m
   called seat, what a missed call costs, the table changes' turn, players enough to open a game);
 * :class:`MustMove`: a must-move table, and the main game (its list) it feeds.
 
-State changes go through :mod:`tables.services.waiting_lists` and :mod:`tables.services.must_move`;
-time-based changes (an expired call-in, a missed call) are computed from the timestamps when read
-(:mod:`tables.waiting_rules`) and recorded, dated at their deadline, by the next write.
+All of the ``tables`` app (its label, tables and migration ``0005_waiting_lists`` as before), imported
+by :mod:`tables.models` with the app's other models. State changes go through
+:mod:`tables.lists.services`; time-based changes (an expired call-in, a missed call) are computed
+from the timestamps when read (:mod:`tables.lists.rules`) and recorded, dated at their deadline, by
+the next write.
 """
 
 from __future__ import annotations
