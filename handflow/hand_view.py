@@ -90,7 +90,7 @@ class HandView:
         return postings.seat_nets if postings is not None else ()
 
 
-def _players_and_chips(hand: Hand) -> tuple[list[HandPlayer], dict[int, int]]:
+def _players_and_chips(hand: Hand) -> tuple[Sequence[HandPlayer], dict[int, int]]:
     """The hand's players by position, and each one's chips at the table now, by player id.
 
     One statement: the chips come with the players, the balance of each one's chips account at
