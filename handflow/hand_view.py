@@ -27,6 +27,8 @@ from tables.models import Hand, HandPlayer, HandResult, HandStatus
 __all__ = ["HandView", "hand_view"]
 
 
+# Not slotted: the typed reading and postings are cached on the instance, parsed once when first
+# read (the API's answer never parses the reading; the screen's reading panel does).
 @dataclass(frozen=True)
 class HandView:
     """One hand, read once.
