@@ -14,11 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from django.db.models import OuterRef, Subquery
-
 from handflow.deal import hand_kill_blind
 from handflow.keys import fees_return_key
-from ledger.models import Account, AccountKind, JournalTransaction
+from ledger.models import JournalTransaction
+from ledger.selectors import chips_subquery
 from poker.errors import ShowdownError
 from poker.postings import Postings
 from poker.reading import Reading
@@ -98,13 +97,10 @@ def _players_and_chips(hand: Hand) -> tuple[Sequence[HandPlayer], dict[int, int]
     One statement: the chips come with the players, the balance of each one's chips account at
     the table (as :func:`ledger.selectors.table_chips` reads them, for the players dealt in), since
     the screen reads the hand on every tap and a second statement would be counted on each."""
-    chips_now = Account.objects.filter(
-        kind=AccountKind.PLAYER_CHIPS, table_id=hand.table_id, player_id=OuterRef("player_id")
-    ).values("balance")[:1]
     players = list(
         HandPlayer.objects.filter(hand=hand)
         .select_related("seat", "player")
-        .annotate(chips_now=Subquery(chips_now))
+        .annotate(chips_now=chips_subquery(table_id=hand.table_id))
         .order_by("position")
     )
     return players, {hp.player_id: hp.chips_now or 0 for hp in players}
