@@ -18,6 +18,7 @@ from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from poker.postings import Postings, PostingsKind
 from poker.reading import Reading
+from poker.showdown_input import ShowdownInput
 from tables import services as floor
 from tables.choices import HandStatus
 from tables.errors import FloorConflict, HandAlreadySettled, HandVoided, NoReading, ReadingChanged
@@ -148,10 +149,9 @@ def _check_chips_unchanged(
     """The chips the reading was made with are still there (they are locked during the hand; this
     guards against a posting made around the hand flow). Returns the table's chips by player."""
     chips = ledger_selectors.table_chips(table=table)
-    for entry, hp in zip(reading.engine_input["players"], hand_players, strict=True):
+    for entry, hp in zip(ShowdownInput.from_json(reading.engine_input).players, hand_players, strict=True):
         now = chips.get(hp.player_id, 0)
-        stack = entry.get("stack")
-        if (stack is not None and now != stack) or now < entry.get("put_in", 0):
+        if (entry.stack is not None and now != entry.stack) or now < entry.put_in_cents:
             raise FloorConflict(
                 f"Seat {hp.seat.number}'s chips changed since the reading ({format_cents(now)}); "
                 "submit the showdown again.",

@@ -25,6 +25,7 @@ from poker.games import GAME_RULES, GameRules
 from poker.postings import settlement_postings
 from poker.reading import Reading
 from poker.showdown import decide
+from poker.showdown_input import ShowdownInput
 from tables import services as floor
 from tables.choices import HandStatus
 from tables.errors import HandAlreadySettled, HandVoided, IllegalTransition, InvalidShowdown
@@ -238,7 +239,11 @@ def submit_showdown(*, hand: Hand, submitted: Mapping[str, Any], by: User) -> Pr
     players = tuple(hand_players)
     if existing is not None and existing.digest == digest:
         return Proposed(existing, players, chips)  # a showdown moves no chips
-    record_declarations(hand, hand_players, engine_input)
+    try:
+        typed = ShowdownInput.from_json(engine_input)
+    except ShowdownError as exc:
+        raise InvalidShowdown(str(exc)) from None
+    record_declarations(hand, hand_players, typed)
     try:
         reading = decide(engine_input)
     except ShowdownError as exc:

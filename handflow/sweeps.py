@@ -5,15 +5,15 @@ declaration on record (:func:`record_declarations`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from django.utils import timezone
 
 from casino.core.db import service
 from handflow import locks
 from poker.games import GAME_RULES
+from poker.showdown_input import ShowdownInput
 from poker.sweeps import parse_sweep_kind
 from tables import services as floor
 from tables.choices import HandStatus
@@ -78,18 +78,15 @@ def declare_sweep(*, hand: Hand, seat_number: int, sweep: str, by: User) -> Decl
     return Declared(seat)
 
 
-def record_declarations(
-    hand: Hand, hand_players: Sequence[HandPlayer], engine_input: Mapping[str, Any]
-) -> None:
+def record_declarations(hand: Hand, hand_players: Sequence[HandPlayer], engine_input: ShowdownInput) -> None:
     """Record each clean sweep the entry declares (when first entered), and refuse an entry that
     drops or changes one on record (a declaration stands: the engine fouls a false one)."""
     if not _declares_sweeps(hand):
         return
     now = timezone.now()
-    for hp, entry in zip(hand_players, engine_input["players"], strict=True):
-        raw = entry.get("declare")
-        kind = parse_sweep_kind(raw) if isinstance(raw, str) else None
-        declared = str(kind) if kind is not None else (raw if isinstance(raw, str) else "")
+    for hp, entry in zip(hand_players, engine_input.players, strict=True):
+        kind = parse_sweep_kind(entry.declared) if entry.declared else None
+        declared = str(kind) if kind is not None else entry.declared
         if hp.sweep_declared and declared != hp.sweep_declared:
             raise InvalidShowdown(
                 f"Seat {hp.seat.number} declared {hp.sweep_declared} at "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db.models import Sum
+from django.db.models import OuterRef, Subquery, Sum
 
 from ledger.models import Account, AccountKind, IntegrityCheck, IntegrityScope
 from ledger.shifts import Shift
@@ -30,6 +30,22 @@ def table_chips(*, table: Table) -> dict[int, int]:
         Account.objects.filter(kind=AccountKind.PLAYER_CHIPS, table_id=table.pk)
         .order_by("player_id")
         .values_list("player_id", "balance")
+    )
+
+
+def chips_subquery(*, table_id: object, player_id: object = None) -> Subquery:
+    """A player's chips at a table as an expression to annotate rows with, for a read that must
+    stay one statement (the terminal's screen reads its hand on every tap): the same balance
+    :func:`table_chips` reads, None where the player has no account there yet.
+
+    ``table_id`` and ``player_id`` are values or expressions (``OuterRef("player_id")``, the
+    default, names the annotated row's player)."""
+    return Subquery(
+        Account.objects.filter(
+            kind=AccountKind.PLAYER_CHIPS,
+            table_id=table_id,
+            player_id=OuterRef("player_id") if player_id is None else player_id,
+        ).values("balance")[:1]
     )
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
 
 import pytest
 from django.test import Client
@@ -15,6 +16,8 @@ from rest_framework.test import APIClient
 
 from handflow import services as hand_flow
 from ledger.models import JournalTransaction
+from poker.chinese_rules import RULE_SETS
+from poker.games import GAME_RULES, GameRules
 from tables.models import Hand, HandPlayer, HandResult, HandStatus, Player, ShowdownDraft, Table
 from tests.web.test_terminal_page import (
     CHINESE,
@@ -26,6 +29,8 @@ from tests.web.test_terminal_page import (
     seat_card,
     value_of,
 )
+from web.floor_forms import sweep_choices
+from web.terminal.screen import terminal_screen
 
 
 @pytest.fixture
@@ -404,3 +409,63 @@ def test_taiwanese_points_are_said_in_words(
     assert "point(s)" not in shown
     assert re.search(r"<td>\d+ points? \(", shown)
     assert "$5 a point" in shown
+
+
+def _chinese_under(monkeypatch: pytest.MonkeyPatch, rule_set: str) -> GameRules:
+    """Chinese poker as the house would play it under ``rule_set`` (its sweeps, none under the
+    western rules): the rules the screen reads for the game, patched where they are looked up."""
+    rules = replace(
+        GAME_RULES["chinese-poker"], rule_set=rule_set, sweeps=tuple(RULE_SETS[rule_set].sweep_values)
+    )
+    monkeypatch.setitem(cast(dict[str, GameRules], GAME_RULES), "chinese-poker", rules)
+    return rules
+
+
+def test_chinese_poker_without_sweeps_is_still_drawn_as_chinese_poker(
+    users: dict[str, Any],
+    make_table: Callable[..., Table],
+    buy_in_players: Callable[..., list[Player]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The screen said Chinese poker from whether the rules declare sweeps: under a rule set
+    without them (the western rules) the button was no longer the action button too."""
+    rules = _chinese_under(monkeypatch, "western")
+    assert not rules.declares_sweeps
+    table = make_table(game="chinese-poker", stakes="points-5", schedule="CP2")
+    buy_in_players(table, [1, 2, 3, 4], 10_000)
+    screen = terminal_screen(table=table, user=users["dealer"])
+    assert screen.is_chinese
+    holdem = make_table(game="holdem", stakes="limit-4-8", schedule="A")
+    assert not terminal_screen(table=holdem, user=users["dealer"]).is_chinese
+
+
+def test_the_sweeps_offered_are_the_rule_sets(
+    users: dict[str, Any],
+    make_table: Callable[..., Table],
+    buy_in_players: Callable[..., list[Player]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The screen offered every game's clean sweeps, not those of the rule set the game is
+    played under: the eastern rules' differ from the house's."""
+    rules = _chinese_under(monkeypatch, "eastern")
+    assert sweep_choices(rules) != sweep_choices(
+        replace(rules, sweeps=tuple(RULE_SETS["house"].sweep_values))
+    )
+    table = make_table(game="chinese-poker", stakes="points-5", schedule="CP2")
+    buy_in_players(table, [1, 2, 3, 4], 10_000)
+    dealer = dealer_client(users, table)
+    deal(dealer, table)
+    hand = Hand.objects.get(table=table)
+    screen = terminal_screen(table=table, user=users["dealer"])
+    assert screen.in_progress
+    assert list(screen.sweeps) == sweep_choices(rules)
+    shown = body(dealer.get(f"/tables/{table.number}/", headers=HX))
+    offered = re.findall(
+        r'<option value="([a-z0-9-]*)"', shown.split('id="declare_2"')[1].split("</select>")[0]
+    )
+    assert offered == [value for value, _label in sweep_choices(rules)]
+    assert hand.status == HandStatus.DEALT
+    holdem = make_table(game="holdem", stakes="limit-4-8", schedule="A")
+    assert list(terminal_screen(table=holdem, user=users["dealer"]).sweeps) == sweep_choices(
+        GAME_RULES["holdem"]
+    )

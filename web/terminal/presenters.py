@@ -2,23 +2,21 @@
 with what, each pair's points, each board's positions, the payments in settlement order), the
 betting limits of a kill hand, and the note on the game picked.
 
-Presenters only: they put what the serializer and the engine said into words, and read nothing
-from the database. The readings come in the terminal serializer's shape
-(:meth:`web.terminal.serializers.TerminalHandSerializer.from_hand`), as plain data, and are said
-by the engine's one presenter (:mod:`poker.reading_words`), the one the hand history uses too.
+Presenters only: they put what the hand flow and the engine said into words, and read nothing
+from the database. The readings come typed with the hand (:class:`handflow.hand_view.HandView`),
+and are said by the engine's one presenter (:mod:`poker.reading_words`), the one the hand history
+uses too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from handflow.hand_view import HandView
 from poker.errors import ShowdownError
 from poker.games import GAME_RULES, rules_for
 from poker.kill import kill_limits
-from poker.postings import Postings
-from poker.reading import Reading
 from poker.reading_words import (
     PairWords,
     PositionWords,
@@ -91,27 +89,28 @@ class ReadingView:
         return self.words.positions
 
 
-def names(hand: Mapping[str, Any]) -> dict[int, str]:
-    """Each seat's player name in ``hand`` (the terminal serializer's shape)."""
-    return {p["seat_number"]: p["player_name"] for p in hand["players"]}
+def names(view: HandView) -> dict[int, str]:
+    """Each dealt seat's player name in the hand of ``view``."""
+    return {hp.seat.number: hp.player.name for hp in view.players}
 
 
-def reading_view(hand: Mapping[str, Any], game: Game) -> ReadingView | None:
-    """The reading panel for ``hand`` (the terminal serializer's shape), or None without one (or
-    with one the engine can't read back: nothing is shown rather than a guess)."""
-    reading = hand.get("reading")
-    if not reading:
+def reading_view(view: HandView, seat_names: Mapping[int, str], game: Game) -> ReadingView | None:
+    """The reading panel for the hand of ``view``, its players named as ``seat_names`` says, or
+    None without a reading (or with one the engine can't read back: nothing is shown rather than a
+    guess)."""
+    result = view.result
+    if result is None:
         return None
-    seat_names = names(hand)
     try:
-        typed = Reading.from_json(reading["reading"])
-        postings = Postings.from_json(reading["postings"])
+        typed, postings = view.reading, view.postings
+        if typed is None or postings is None:
+            return None
         words = reading_words(typed, seat_names, rules=rules_for(game.slug), money=format_cents)
     except ShowdownError:
         return None
     return ReadingView(
-        revision=reading["revision"],
-        status=reading["status"],
+        revision=result.revision,
+        status=result.status,
         payments=postings_words(postings, seat_names),
         net=tuple(
             SeatNet(seat=seat, cents=cents, name=seat_names.get(seat, ""))

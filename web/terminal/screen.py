@@ -6,9 +6,10 @@ reading on record and the entry's draft) and writes nothing. Its statements are 
 (``tests/web/test_terminal_queries.py``): what a service just wrote and returned is passed in, so
 it isn't read again.
 
-The screen is typed (frozen dataclasses) but for the hand in progress, which stays the terminal
-serializer's dict (:meth:`web.terminal.serializers.TerminalHandSerializer.from_hand`): the API
-answers with the same data, and the reading panel's words are made from it.
+The hand is read once, typed (:func:`handflow.hand_view.hand_view`); the screen is typed (frozen
+dataclasses) but for the hand in progress as the templates draw it, which stays the terminal
+serializer's dict (:meth:`web.terminal.serializers.TerminalHandSerializer.from_view`): the API
+answers with the same data. The reading panel's words are made from the typed view.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from django.db.models import Q
 
 from casino.core.errors import DomainError
 from handflow import services as hand_flow
+from handflow.hand_view import HandView, hand_view
 from handflow.services import DealPlan
-from ledger.models import JournalTransaction
-from poker.games import rules_for
+from poker.games import EngineKind, rules_for
 from poker.kill import KillKind, kill_limits
 from tables import services as floor
 from tables.games import misdeal_reasons_for
@@ -44,11 +45,11 @@ from tables.models import (
 from tables.selectors import choice_games
 from web.floor_forms import (
     BOARD_FIELDS,
-    SWEEP_CHOICES,
     PageInputError,
     cents_to_dollars,
     entry_from_submitted,
     showdown_from_post,
+    sweep_choices,
 )
 from web.terminal.entry import MAX_BOARDS, CardField, NextHandChoice, Refusal, card_grid
 from web.terminal.parts import (
@@ -66,6 +67,7 @@ from web.terminal.presenters import (
     SeatNet,
     game_note,
     limits_text,
+    names,
     reading_view,
 )
 from web.terminal.serializers import TerminalHandSerializer
@@ -311,30 +313,20 @@ def next_kill(table: Table, buttons: ButtonState | None, plan: DealPlan | None) 
     )
 
 
-def last_hand(hand: Hand, reading: HandResult | None) -> LastHand | None:
+def last_hand(view: HandView) -> LastHand | None:
     """The hand just finished, as the screen sums it up: each seat's chips change, or the misdeal
-    (and whether its fees went back). ``reading``: the settled reading when the caller has it."""
-    if hand.status not in (HandStatus.SETTLED, HandStatus.VOID):
+    (and whether its fees went back)."""
+    hand = view.hand
+    if view.status not in (HandStatus.SETTLED, HandStatus.VOID):
         return None
-    net: Mapping[str, int] = {}
-    if hand.status == HandStatus.SETTLED:
-        postings = (
-            reading.postings
-            if reading is not None
-            else HandResult.objects.filter(hand=hand).values_list("postings", flat=True).first()
-        )
-        net = (postings or {}).get("net", {})
     return LastHand(
         number=hand.number,
         status=hand.status,
         void_reason=hand.void_reason,
-        fees_returned=hand.status == HandStatus.VOID
-        and JournalTransaction.objects.filter(idempotency_key=hand_flow.fees_return_key(hand)).exists(),
-        net=tuple(
-            SeatNet(seat=int(seat), cents=cents)
-            for seat, cents in sorted(net.items(), key=lambda item: int(item[0]))
-            if cents
-        ),
+        fees_returned=view.fees_returned,
+        net=tuple(SeatNet(seat=seat, cents=cents) for seat, cents in view.seat_nets if cents)
+        if view.status == HandStatus.SETTLED
+        else (),
         game=hand.game.name,
     )
 
@@ -387,10 +379,9 @@ def short_name(name: str, most: int = READING_NAME_CHARS) -> str:
     return name if len(name) <= most else name[: most - 1].rstrip() + "\u2026"
 
 
-def _reading_names(hand: Mapping[str, Any]) -> dict[str, Any]:
-    """The hand (the serializer's dict) with each player's name as the reading says it (cut)."""
-    players = [p | {"player_name": short_name(p["player_name"])} for p in hand["players"]]
-    return {**hand, "players": players}
+def _reading_names(view: HandView) -> dict[int, str]:
+    """Each dealt seat's player name as the reading says it (cut)."""
+    return {seat: short_name(name) for seat, name in names(view).items()}
 
 
 def _kill_button_in_hand(table: Table, hand: Mapping[str, Any]) -> int | None:
@@ -453,6 +444,9 @@ def terminal_screen(
             .distinct()
             .order_by("username")
         )
+    # The game on screen: the hand's during a hand (at dealer's choice, the one picked), else the
+    # table's; its rule set says which clean sweeps may be declared.
+    shown = rules_for(current.game.slug if in_progress and current is not None else table.game.slug)
     part: HandInProgress | BetweenHands
     if in_progress and current is not None:
         part = _hand_in_progress(
@@ -482,8 +476,8 @@ def terminal_screen(
             if in_progress and current is not None
             else ()
         ),
-        sweeps=SWEEP_CHOICES,
-        is_chinese=rules_for(table.game.slug).declares_sweeps,
+        sweeps=sweep_choices(shown),
+        is_chinese=shown.engine is EngineKind.CHINESE,
         notices=tuple(notes),
         dealers=dealers,
         part=part,
@@ -505,9 +499,8 @@ def _hand_in_progress(
     fresh = hand is not None and players is not None and chips is not None
     if current.dealer_id is not None and current.dealer_id == user.pk:
         current.dealer = user  # the hand's dealer is most often the one tapping: not read again
-    view = TerminalHandSerializer.from_hand(
-        current, fresh=fresh, reading=reading, players=players, chips=chips
-    )
+    typed = hand_view(current, fresh=fresh, result=reading, players=players, chips=chips)
+    view = TerminalHandSerializer.from_view(typed)
     game = current.game
     changed = False
     if entry is not None:
@@ -529,7 +522,7 @@ def _hand_in_progress(
             kill_button=kill_button,
             changed_since_reading=changed,
         ),
-        reading=reading_view(_reading_names(view), game),
+        reading=reading_view(typed, _reading_names(typed), game),
         kill=hand_kill(table, view, kill_button),
         point_cents=table.stakes.point_cents if game.kind == GameKind.PLAYER_DEALER else None,
     )
@@ -594,5 +587,9 @@ def _between_hands(
         taiwanese=rules_for(table.game.slug).agrees_boards,
         board_choices=range(1, MAX_BOARDS + 1),
         kill=next_kill(table, buttons, seats_plan),
-        last=last_hand(current, reading) if current is not None else None,
+        last=(
+            last_hand(hand_view(current, fresh=True, result=reading, seats=False))
+            if current is not None and current.status in (HandStatus.SETTLED, HandStatus.VOID)
+            else None
+        ),
     )

@@ -9,13 +9,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import OuterRef, Subquery
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from handflow.services import DealPlan, PlayerChips, fees_return_key, hand_kill_blind
+from handflow.hand_view import HandView, hand_view
+from handflow.services import DealPlan, PlayerChips
 from ledger import selectors as ledger_selectors
-from ledger.models import Account, AccountKind, JournalTransaction
 from poker.games import MAX_BOARDS
 from poker.postings import Postings
 from tables.models import (
@@ -26,7 +25,6 @@ from tables.models import (
     Hand,
     HandPlayer,
     HandResult,
-    HandStatus,
     ReadingStatus,
     Table,
 )
@@ -406,15 +404,16 @@ class ReadingSerializer(serializers.ModelSerializer[HandResult]):
         return _username(obj.confirmed_by)
 
     @staticmethod
-    def as_dict(obj: HandResult) -> dict[str, Any]:
+    def as_dict(obj: HandResult, postings: Postings | None = None) -> dict[str, Any]:
         """The same fields as a plain dict: the dealer screens read this on every hand, and building a
-        ModelSerializer's fields costs more than the rest of the response."""
+        ModelSerializer's fields costs more than the rest of the response. ``postings``: ``obj``'s
+        typed, when the caller has them (else read from ``obj``)."""
         return {
             "revision": obj.revision,
             "status": obj.status,
             "reading": obj.engine_result,
             "postings": obj.postings,
-            "net": _net(obj),
+            "net": _net(obj, postings),
             "engine_input": obj.engine_input,
             "submitted_at": serializers.DateTimeField().to_representation(obj.submitted_at),
             "submitted_by": _username(obj.submitted_by),
@@ -427,9 +426,10 @@ class ReadingSerializer(serializers.ModelSerializer[HandResult]):
         }
 
 
-def _net(obj: HandResult) -> dict[str, int]:
+def _net(obj: HandResult, postings: Postings | None = None) -> dict[str, int]:
     """Each seat's chips change when settled, by seat number as JSON keys it (ascending seat)."""
-    return {str(seat): cents for seat, cents in Postings.from_json(obj.postings).seat_nets}
+    typed = postings if postings is not None else Postings.from_json(obj.postings)
+    return {str(seat): cents for seat, cents in typed.seat_nets}
 
 
 class TerminalHandPlayerSerializer(serializers.Serializer[dict[str, Any]]):
@@ -445,24 +445,6 @@ class TerminalHandPlayerSerializer(serializers.Serializer[dict[str, Any]]):
     chips_cents = serializers.IntegerField(help_text="Chips at the table now.")
     sweep_declared = serializers.CharField(help_text="Chinese poker: the clean sweep declared (or blank).")
     sweep_declared_at = serializers.DateTimeField(allow_null=True, help_text="When it was declared.")
-
-
-def _players_and_chips(hand: Hand) -> tuple[Sequence[HandPlayer], dict[int, int]]:
-    """The hand's players by position, and each one's chips at the table now (one query: the
-    chips come with the players)."""
-    players = list(
-        HandPlayer.objects.filter(hand=hand)
-        .select_related("seat", "player")
-        .annotate(
-            chips_now=Subquery(
-                Account.objects.filter(
-                    kind=AccountKind.PLAYER_CHIPS, table_id=hand.table_id, player_id=OuterRef("player_id")
-                ).values("balance")[:1]
-            )
-        )
-        .order_by("position")
-    )
-    return players, {hp.player_id: hp.chips_now or 0 for hp in players}
 
 
 class TerminalHandSerializer(serializers.Serializer[Hand]):
@@ -502,38 +484,17 @@ class TerminalHandSerializer(serializers.Serializer[Hand]):
         players: Sequence[HandPlayer] | None = None,
         chips: Mapping[int, int] | None = None,
     ) -> dict[str, Any]:
-        """The hand as it stands in the database now (two to four queries).
+        """The hand as it stands in the database now, read once (:func:`handflow.hand_view.hand_view`,
+        whose arguments these are) and given as :meth:`from_view` gives it."""
+        view = hand_view(hand, fresh=fresh, result=reading, players=players, chips=chips)
+        return TerminalHandSerializer.from_view(view, replayed=replayed)
 
-        ``fresh``: ``hand`` is the object the hand flow just locked and wrote, with its table, game,
-        stakes and schedule loaded (a service's return value in the same transaction), so it isn't
-        read again; otherwise it is. ``players`` and ``chips``: with ``fresh``, the players dealt in
-        by position and each one's chips at the table by player id as the service returned them
-        (``Dealt``, ``Proposed``, ``Settled``), else read. ``reading``: the hand's
-        :class:`HandResult` as the flow left it (else read when the hand has one). Few joins per
-        query: PostgreSQL plans a seven-table join in about 2 ms, more than the whole rest of the
-        response; the button's and the kill's seats come from the players'."""
-        if not fresh:
-            hand = Hand.objects.select_related(
-                "table", "game", "stakes", "collection_schedule", "dealer"
-            ).get(pk=hand.pk)
-        if not (fresh and players is not None and chips is not None):
-            players, chips = _players_and_chips(hand)
-        seats = {hp.seat_id: hp.seat for hp in players}
-        for name in ("button_seat", "kill_seat"):
-            seat_id = getattr(hand, f"{name}_id")
-            if seat_id is not None and seat_id in seats:
-                setattr(hand, name, seats[seat_id])  # else read when used (a seat not dealt in)
-        returned = (
-            hand.status == HandStatus.VOID
-            and JournalTransaction.objects.filter(idempotency_key=fees_return_key(hand)).exists()
-        )
-        if reading is None and hand.status not in HandStatus.before_showdown():
-            reading = (
-                HandResult.objects.filter(hand=hand)
-                .select_related("submitted_by", "confirmed_by")
-                .defer("submitted")
-                .first()
-            )
+    @staticmethod
+    def from_view(view: HandView, *, replayed: bool = False) -> dict[str, Any]:
+        """The hand of ``view`` in this serializer's shape (reads nothing: a kill seat not dealt in
+        aside, read when named)."""
+        hand = view.hand
+        result = view.result
         return {
             "id": hand.pk,
             "table": hand.table.number,
@@ -546,7 +507,7 @@ class TerminalHandSerializer(serializers.Serializer[Hand]):
             "button_seat": hand.button_seat.number,
             "kill_seat": hand.kill_seat.number if hand.kill_seat else None,
             "kill_multiplier_pct": hand.kill_multiplier_pct,
-            "kill_blind_cents": hand_kill_blind(hand),
+            "kill_blind_cents": view.kill_blind_cents,
             "players": [
                 {
                     "position": hp.position,
@@ -556,15 +517,15 @@ class TerminalHandSerializer(serializers.Serializer[Hand]):
                     "is_button": hp.is_button,
                     "fee_cents": hp.fee_cents,
                     "stack_cents": hp.stack_cents,
-                    "chips_cents": chips.get(hp.player_id, 0),
+                    "chips_cents": view.chips_of(hp),
                     "sweep_declared": hp.sweep_declared,
                     "sweep_declared_at": hp.sweep_declared_at,
                 }
-                for hp in players
+                for hp in view.players
             ],
-            "fees_cents": sum(hp.fee_cents or 0 for hp in players),
-            "fees_returned": returned,
-            "reading": ReadingSerializer.as_dict(reading) if reading is not None else None,
+            "fees_cents": view.fees_cents,
+            "fees_returned": view.fees_returned,
+            "reading": ReadingSerializer.as_dict(result, view.postings) if result is not None else None,
             "replayed": replayed,
             "void_reason": hand.void_reason,
             "misdeal_reason": hand.misdeal_reason,
