@@ -12,7 +12,7 @@ from typing import Protocol
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from tables.models import format_cents
+from casino.core.money import format_cents
 
 
 class BarLike(Protocol):

@@ -6,7 +6,7 @@
   :class:`Closed`; closing a shift twice returns the first close (``replayed``).
 * ``close_ended_shifts``: close every shift that has ended and isn't closed yet, from the last
   close (or the first hand) on; the periodic job.
-* ``run_integrity_check``: ``backoffice.audit.verify_books()`` plus the database-guard check,
+* ``run_integrity_check``: ``backoffice.books.verify_books()`` plus the database-guard check,
   stored as an ``IntegrityCheck`` with the chain heads it saw, signed (the nightly job);
   ``ledger.selectors.latest_integrity_failure()`` reads it.
 
@@ -24,7 +24,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from backoffice.audit import verify_books
+from backoffice.books import verify_books
 from backoffice.exports import anchor_sections, with_download_sha
 from backoffice.reports.collection import CollectionReport, build_collection_report
 from backoffice.reports.common import ReportFilters, content_sha256, to_jsonable

@@ -1,7 +1,7 @@
 """The stored integrity checks: the full check, run by the worker, and the nightly check, which
 costs what the day cost (docs/retention.md).
 
-* :func:`run_full_check` verifies every row (``backoffice.audit``'s checks) and the database's
+* :func:`run_full_check` verifies every row (``backoffice.books``'s checks) and the database's
   guards in one snapshot; the integrity page queues it (``backoffice.tasks.verify_ledger_full``)
   and never runs it inside a request.
 * :func:`run_nightly_check` verifies the journal rows and the hands since the last
@@ -24,7 +24,7 @@ from django.db import connection, transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from backoffice.audit import check_hands
+from backoffice.books import check_hands
 from backoffice.reports.common import to_jsonable
 from backoffice.reports.integrity import check_database_guards
 from casino.core.version import software_version
@@ -192,7 +192,7 @@ def sign_heads_of(heads: dict[str, tuple[int, str]], *, context: str, at: dt.dat
 def run_full_check(
     *, source: CheckSource | str = CheckSource.MANUAL, by: User | AnonymousUser | None = None
 ) -> IntegrityCheck:
-    """Verify every row (the ledger, the hands, the stored anchors: ``backoffice.audit``'s checks) and
+    """Verify every row (the ledger, the hands, the stored anchors: ``backoffice.books``'s checks) and
     the database's guards, in one snapshot, and store it as an ``IntegrityCheck`` (the first
     ``MAX_PROBLEMS`` problems and a line counting the rest) with ``full`` checkpoints. For the
     worker (``backoffice.tasks.verify_ledger_full``), never a request: it reads everything."""

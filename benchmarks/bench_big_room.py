@@ -559,7 +559,8 @@ def main(argv: list[str]) -> int:
         from django.db import connections
 
         started = time.perf_counter()
-        from tables.models import Hand, HandStatus
+        from tables.choices import HandStatus
+        from tables.models import Hand
 
         if args.reuse:
             setups, floor_session = reuse_room(args.tables)

@@ -348,7 +348,8 @@ def check_books() -> tuple[Any, int, int]:
     from django.db import connections
 
     from ledger.verification import verify_ledger
-    from tables.models import Hand, HandStatus
+    from tables.choices import HandStatus
+    from tables.models import Hand
 
     report = verify_ledger()
     settled = Hand.objects.filter(status=HandStatus.SETTLED).count()

@@ -572,6 +572,8 @@ def main() -> None:
         create_database(args.db)
         print(f"migrated and loaded house data in {time.perf_counter() - t:.1f} s", flush=True)
     setup_django(args.db)
+    from casino.core.money import format_cents
+
     try:
         if not args.reuse:
             counts = generate(args.hands, args.tables, verbose=args.verbose)
@@ -591,7 +593,7 @@ def main() -> None:
         )
         print(
             f"  rows (table/game/stakes/schedule): {result['rows']}, "
-            f"net fees {result['net_cents'] / 100:,.2f}"
+            f"net fees {format_cents(result['net_cents'])}"
         )
         print(f"  {'':38} {'seconds':>8}")
         print(f"  {'build_collection_report (Django)':38} {result['report_s']:8.3f}")

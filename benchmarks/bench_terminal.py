@@ -75,6 +75,8 @@ from bench_hand_api import (  # noqa: E402
 from prod_server import Connection, Server  # noqa: E402
 from prod_server import start as start_server  # noqa: E402
 
+from casino.core.money import amount_text  # noqa: E402
+
 TARGET_P95_MS = 150.0
 INTERACTIONS = ("panel", "deal", "read", "confirm")
 _FEE = re.compile(r'name="(fee-\d+)" value="(\d+)"')
@@ -114,10 +116,6 @@ class Stats:
         return [s for values in self.latencies.values() for s in values]
 
 
-def dollars(cents: int) -> str:
-    return str(cents // 100) if cents % 100 == 0 else f"{cents / 100:.2f}"
-
-
 def entry(game: str, seats: list[int], rng: random.Random) -> dict[str, str]:
     """A random showdown as the screen posts it (its form fields), for the seats dealt in."""
     deck = rng.sample(DECK, len(DECK))
@@ -135,10 +133,10 @@ def entry(game: str, seats: list[int], rng: random.Random) -> dict[str, str]:
     live[rng.randrange(len(seats))] = True
     bet = rng.choice([200, 400, 1_000, 2_500])
     fields["board"] = " ".join(deck[:5])
-    fields["called"] = dollars(bet)
+    fields["called"] = amount_text(bet)
     for k, (seat, alive) in enumerate(zip(seats, live, strict=True)):
         fields[f"cards_{seat}"] = " ".join(deck[5 + 2 * k : 7 + 2 * k]) if alive else ""
-        fields[f"put_in_{seat}"] = dollars(bet if alive else rng.choice([0, 100, 200]))
+        fields[f"put_in_{seat}"] = amount_text(bet if alive else rng.choice([0, 100, 200]))
         if not alive:
             fields[f"folded_{seat}"] = "on"
     return fields

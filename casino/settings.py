@@ -425,11 +425,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # Two models share a field name with different choices (structure, status): name each enum.
     "ENUM_NAME_OVERRIDES": {
-        "StakesStructureEnum": "tables.models.Structure",
-        "RateStructureEnum": "tables.models.RateStructure",
+        "StakesStructureEnum": "tables.choices.Structure",
+        "RateStructureEnum": "tables.choices.RateStructure",
         "TableStatusEnum": "tables.models.TableStatus",
-        "HandStatusEnum": "tables.models.HandStatus",
-        "MisdealReasonEnum": "tables.models.MisdealReason",
+        "HandStatusEnum": "tables.choices.HandStatus",
+        "MisdealReasonEnum": "tables.choices.MisdealReason",
     },
 }
 

@@ -26,11 +26,13 @@ from typing import Protocol
 from django.contrib.auth.models import AbstractBaseUser
 
 from casino.core.db import service
+from casino.core.money import format_cents
 from handflow import locks
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from tables import services as floor
 from tables.chip_rules import ChipRules, chip_rules
+from tables.choices import HandStatus
 from tables.errors import (
     AlreadyBoughtIn,
     FloorValidationError,
@@ -41,16 +43,7 @@ from tables.errors import (
     PlayerAlreadySeated,
     ShortRebuyUsed,
 )
-from tables.models import (
-    ChipMovement,
-    ChipMovementKind,
-    HandPlayer,
-    HandStatus,
-    Player,
-    Seating,
-    Table,
-    format_cents,
-)
+from tables.models import ChipMovement, ChipMovementKind, HandPlayer, Player, Seating, Table
 from tables.services import User
 
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from casino.core.db import service
 from casino.core.locks import key_share_lock
+from casino.core.money import format_cents
 from handflow import locks
 from handflow.chips import table_rules
 from handflow.keys import fees_key
@@ -26,20 +27,17 @@ from poker.kill import KillKind, kill_blind
 from tables import services as floor
 from tables.buttons import NoFeeBand, choose_dealt, sitting_out
 from tables.chip_rules import ChipRules
+from tables.choices import MIN_PLAYERS, HandStatus, KillType
 from tables.errors import FeesChanged, FloorValidationError, NoCollectionRate, NotEnoughPlayers, TableClosed
 from tables.models import (
-    MIN_PLAYERS,
     ButtonState,
     CollectionRate,
     CollectionSchedule,
     Game,
     Hand,
     HandPlayer,
-    HandStatus,
-    KillType,
     Seating,
     Table,
-    format_cents,
 )
 from tables.selectors import rate_for
 from tables.services import User

@@ -21,7 +21,8 @@ from ledger.selectors import chips_subquery
 from poker.errors import ShowdownError
 from poker.postings import Postings
 from poker.reading import Reading
-from tables.models import Hand, HandPlayer, HandResult, HandStatus
+from tables.choices import HandStatus
+from tables.models import Hand, HandPlayer, HandResult
 
 __all__ = ["HandView", "hand_view"]
 

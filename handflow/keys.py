@@ -40,7 +40,7 @@ def canonical(value: Any) -> str:
 
 def digest_of(value: Any) -> str:
     """sha256 of the canonical JSON of ``value`` (sorted keys, no whitespace)."""
-    return json_digest(value)  # the same function the audit checks it with (backoffice.audit)
+    return json_digest(value)  # the same function the books check it with (backoffice.books)
 
 
 def table_change_key(seating: Seating) -> str:

@@ -21,8 +21,9 @@ from __future__ import annotations
 from django.db.models import ForeignKey
 
 from tables import services as floor
+from tables.choices import HandStatus
 from tables.errors import ChipsLocked
-from tables.models import Hand, HandPlayer, HandStatus, Player, Seating, Table
+from tables.models import Hand, HandPlayer, Player, Seating, Table
 
 
 def lock_hand(hand: Hand) -> tuple[Table, Hand]:

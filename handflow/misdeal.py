@@ -12,8 +12,9 @@ from handflow.keys import fees_key, fees_return_key
 from ledger import services as ledger
 from ledger.models import JournalTransaction
 from tables import services as floor
+from tables.choices import HandStatus
 from tables.errors import HandAlreadySettled
-from tables.models import Hand, HandResult, HandStatus, ReadingStatus
+from tables.models import Hand, HandResult, ReadingStatus
 from tables.services import User
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.utils import timezone
 
 from casino.core.db import service
+from casino.core.money import format_cents
 from handflow import locks
 from handflow.keys import settle_key
 from ledger import selectors as ledger_selectors
@@ -19,16 +20,9 @@ from poker.postings import Postings, PostingsKind
 from poker.reading import Reading
 from poker.showdown_input import ShowdownInput
 from tables import services as floor
+from tables.choices import HandStatus
 from tables.errors import FloorConflict, HandAlreadySettled, HandVoided, NoReading, ReadingChanged
-from tables.models import (
-    Hand,
-    HandPlayer,
-    HandResult,
-    HandStatus,
-    ReadingStatus,
-    Table,
-    format_cents,
-)
+from tables.models import Hand, HandPlayer, HandResult, ReadingStatus, Table
 from tables.services import User
 
 

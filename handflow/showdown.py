@@ -14,6 +14,7 @@ from typing import Any, Final
 from django.utils import timezone
 
 from casino.core.db import service
+from casino.core.money import format_cents
 from handflow import locks
 from handflow.deal import hand_kill_blind
 from handflow.keys import canonical, digest_of
@@ -26,16 +27,9 @@ from poker.reading import Reading
 from poker.showdown import decide
 from poker.showdown_input import ShowdownInput
 from tables import services as floor
+from tables.choices import HandStatus
 from tables.errors import HandAlreadySettled, HandVoided, IllegalTransition, InvalidShowdown
-from tables.models import (
-    Hand,
-    HandPlayer,
-    HandResult,
-    HandStatus,
-    ReadingStatus,
-    Table,
-    format_cents,
-)
+from tables.models import Hand, HandPlayer, HandResult, ReadingStatus, Table
 from tables.services import User
 
 #: The keys a pot game's player object may give, in the order the engine input lists them: every

@@ -16,6 +16,7 @@ from poker.games import GAME_RULES
 from poker.showdown_input import ShowdownInput
 from poker.sweeps import parse_sweep_kind
 from tables import services as floor
+from tables.choices import HandStatus
 from tables.errors import (
     FloorValidationError,
     HandAlreadySettled,
@@ -23,7 +24,7 @@ from tables.errors import (
     IllegalTransition,
     InvalidShowdown,
 )
-from tables.models import Hand, HandPlayer, HandStatus
+from tables.models import Hand, HandPlayer
 from tables.services import User
 
 

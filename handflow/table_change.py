@@ -5,12 +5,13 @@ change, one ``TABLE_TRANSFER`` under :func:`handflow.keys.table_change_key`; doc
 from __future__ import annotations
 
 from casino.core.db import service
+from casino.core.money import format_cents
 from handflow.keys import table_change_key
 from ledger import selectors as ledger_selectors
 from ledger import services as ledger
 from tables import services as floor
 from tables.errors import FloorValidationError
-from tables.models import Seating, Table, format_cents
+from tables.models import Seating, Table
 from tables.services import User
 
 

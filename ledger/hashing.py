@@ -45,8 +45,8 @@ def request_digest(request: Mapping[str, Any]) -> str:
 
 def json_digest(value: Any) -> str:
     """sha256 of the canonical JSON of ``value`` (sorted keys, no whitespace, UTF-8): the digest of a
-    showdown's engine input (``HandResult.digest``), made by the hand flow and checked by the audit
-    (``backoffice.audit``) with this one function."""
+    showdown's engine input (``HandResult.digest``), made by the hand flow and checked by the books
+    (``backoffice.books``) with this one function."""
     return sha256_hex(json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode())
 
 

@@ -1,7 +1,7 @@
 """``verify_ledger``: recompute everything the ledger caches or chains, from the rows alone and the
 chain keys (``ledger.keys``, which are not in the database).
 
-Used by ``backoffice.audit.verify_books`` (``manage.py verify_ledger``, the integrity report and the
+Used by ``backoffice.books.verify_books`` (``manage.py verify_ledger``, the integrity report and the
 full check), which adds what no hash can check. ``verify_ledger()`` reads the whole ledger in a
 streaming pass, in one snapshot; ``verify_ledger_range()`` reads one id range of it (the nightly
 check: the rows since the last checkpoint, and a rotating seventh of history, docs/retention.md),

@@ -46,8 +46,14 @@ __all__ = [
     "LowHand",
     "best_high",
     "best_low_a5",
+    "high_from_codes",
+    "holdem_highs",
+    "low8_from_codes",
+    "low_from_codes",
     "omaha_high",
+    "omaha_high_codes",
     "omaha_low",
+    "omaha_low8",
     "qualifies_8",
     "rank_name",
     "rank_plural",
@@ -347,7 +353,7 @@ def _high_hand(cls: int, bits: int) -> HighHand:
     return _make_high(strength, category, name, cards, ranks)
 
 
-def _high_from_codes(codes: list[int]) -> HighHand:
+def high_from_codes(codes: list[int]) -> HighHand:
     """Best high hand of 5 to 7 card codes (jokers already excluded by the caller)."""
     cls = _EVAL7(*codes) if len(codes) == 7 else _EVALUATORS[len(codes)](*codes)
     bits = 0
@@ -356,10 +362,10 @@ def _high_from_codes(codes: list[int]) -> HighHand:
     return _high_hand(cls, bits)
 
 
-def _holdem_highs(
+def holdem_highs(
     seats: Sequence[int], holes: Sequence[Sequence[Card]], board: Sequence[Card]
 ) -> tuple[dict[int, HighHand], dict[int, int]]:
-    """:func:`_high_from_codes` for hold'em's live hands, all two hole cards on one five-card
+    """:func:`high_from_codes` for hold'em's live hands, all two hole cards on one five-card
     board: ``(seat -> hand, seat -> strength)`` in the order of ``seats`` (``holes[i]`` is
     ``seats[i]``'s).  The board's codes and bits are taken once, and the loop runs on local
     names with _high_hand's body inlined (the hottest loop of a hold'em showdown: a call per
@@ -430,7 +436,7 @@ def omaha_board_triples(bc: Sequence[int]) -> list[tuple[int, int, int, int]]:
     return [(rb[bc[p]] | rb[bc[q]] | rb[bc[r]], bc[p], bc[q], bc[r]) for p, q, r in _BOARD_TRIPLES]
 
 
-def _omaha_high_codes(
+def omaha_high_codes(
     hc: list[int], bc: list[int], triples: list[tuple[int, int, int, int]] | None = None
 ) -> HighHand:
     """Omaha high from 4 hole and 5 board codes, each sorted ascending.
@@ -465,7 +471,7 @@ def omaha_high(hole: Sequence[Card], board: Sequence[Card]) -> HighHand:
         raise ValueError(f"Omaha needs 4 hole cards and 5 board cards, got {len(hole)} and {len(board)}")
     _check_standard(hole)
     _check_standard(board)
-    return _omaha_high_codes(sorted(c.code for c in hole), sorted(c.code for c in board))
+    return omaha_high_codes(sorted(c.code for c in hole), sorted(c.code for c in board))
 
 
 def three_card_high(cards: Sequence[Card]) -> HighHand:
@@ -640,7 +646,7 @@ def _lowest_bits(mask: int, n: int) -> int:
     return out
 
 
-def _low_from_codes(codes: Sequence[int], joker_ok: bool = False) -> LowHand:
+def low_from_codes(codes: Sequence[int], joker_ok: bool = False) -> LowHand:
     """Best ace-to-five low of five or more card codes (see :func:`best_low_a5`)."""
     mask = 0
     bits = 0
@@ -688,7 +694,7 @@ def best_low_a5(cards: Sequence[Card], joker_ok: bool = False) -> LowHand:
     """
     if len(cards) < 5:
         raise ValueError(f"a low hand needs at least 5 cards, got {len(cards)}")
-    return _low_from_codes([c.code for c in cards], joker_ok)
+    return low_from_codes([c.code for c in cards], joker_ok)
 
 
 #: For an 8-bit mask of ranks A..8: its three (five) lowest ranks, or 0 if it has fewer.
@@ -700,7 +706,7 @@ _LOW5_OF_8: Final[tuple[int, ...]] = tuple(
 )
 
 
-def _low8_from_codes(codes: Sequence[int]) -> LowHand | None:
+def low8_from_codes(codes: Sequence[int]) -> LowHand | None:
     """The best 8-or-better low of five or more card codes (no joker), or ``None``.
 
     When five different ranks 8 or lower are present their five lowest are the best low at
@@ -719,7 +725,7 @@ def _low8_from_codes(codes: Sequence[int]) -> LowHand | None:
 
 
 def omaha_board_low8(bc: Sequence[int]) -> tuple[int, int]:
-    """``(mask of the board's ranks A..8, bit set of the board's cards)`` for :func:`_omaha_low8`."""
+    """``(mask of the board's ranks A..8, bit set of the board's cards)`` for :func:`omaha_low8`."""
     mask = 0
     bits = 0
     for code in bc:
@@ -728,7 +734,7 @@ def omaha_board_low8(bc: Sequence[int]) -> tuple[int, int]:
     return mask & 0xFF, bits
 
 
-def _omaha_low8(hc: list[int], board_low8: int, board_bits: int) -> LowHand | None:
+def omaha_low8(hc: list[int], board_low8: int, board_bits: int) -> LowHand | None:
     """The best 8-or-better Omaha low (exactly 2 + 3), or ``None``.
 
     ``hc``: the hole codes sorted by LOW_CARD_ORDER; ``board_low8``/``board_bits`` from
@@ -760,7 +766,7 @@ def _omaha_low8(hc: list[int], board_low8: int, board_bits: int) -> LowHand | No
 
 def _omaha_low_codes(hc: list[int], bc: list[int]) -> LowHand:
     """Omaha low from 4 hole and 5 board codes, the hole codes sorted by LOW_CARD_ORDER."""
-    eight = _omaha_low8(hc, *omaha_board_low8(bc))
+    eight = omaha_low8(hc, *omaha_board_low8(bc))
     if eight is not None:  # an 8-or-better low is the best low there is
         return eight
     board_mask = 0

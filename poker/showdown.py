@@ -35,14 +35,14 @@ from .hands import (
     Category,
     HighHand,
     LowHand,
-    _high_from_codes,
-    _holdem_highs,
-    _low8_from_codes,
-    _low_from_codes,
-    _omaha_high_codes,
-    _omaha_low8,
+    high_from_codes,
+    holdem_highs,
+    low8_from_codes,
+    low_from_codes,
     omaha_board_low8,
     omaha_board_triples,
+    omaha_high_codes,
+    omaha_low8,
 )
 from .pots import PotError, Settlement, button_order, settle, settle_void_after_draw
 
@@ -594,26 +594,26 @@ def decide_pot_game(request: PotGameRequest) -> PotGameResult:
         for p in live:
             seat = p.seat
             codes = sorted([c.code for c in p.cards])
-            h = highs[seat] = _omaha_high_codes(codes, board_codes, triples)
+            h = highs[seat] = omaha_high_codes(codes, board_codes, triples)
             high[seat] = h.strength
             if low is not None:
                 lo = None
                 if lows_possible:
                     codes.sort(key=low_order_key)
-                    lo = _omaha_low8(codes, board_low8, board_bits)
+                    lo = omaha_low8(codes, board_low8, board_bits)
                     if lo is not None:
                         low[seat] = lo.strength
                 lows[seat] = lo
     elif low is None and spec.hole == 2 and spec.board == 5:
         # hold'em: the hottest path (one board for every hand)
         assert high is not None
-        highs, high = _holdem_highs(live_seats, list(map(_CARDS, live)), board)
+        highs, high = holdem_highs(live_seats, list(map(_CARDS, live)), board)
     elif low is None:
         # high only (stud, five-card stud and draw)
         assert high is not None
         board_codes = [c.code for c in board]
         for p in live:
-            h = highs[p.seat] = _high_from_codes([c.code for c in p.cards] + board_codes)
+            h = highs[p.seat] = high_from_codes([c.code for c in p.cards] + board_codes)
             high[p.seat] = h.strength
     else:
         eight = spec.low is LowRule.EIGHT
@@ -622,9 +622,9 @@ def decide_pot_game(request: PotGameRequest) -> PotGameResult:
             seat = p.seat
             codes = [c.code for c in p.cards]
             if high is not None:
-                h = highs[seat] = _high_from_codes(codes)
+                h = highs[seat] = high_from_codes(codes)
                 high[seat] = h.strength
-            lo = lows[seat] = _low8_from_codes(codes) if eight else _low_from_codes(codes, joker)
+            lo = lows[seat] = low8_from_codes(codes) if eight else low_from_codes(codes, joker)
             if lo is not None:
                 low[seat] = lo.strength
     high_order: Mapping[int, int]

@@ -18,11 +18,11 @@ from django.db.models import Q, QuerySet, Subquery
 from django.utils import timezone
 
 from casino.core.versions import in_force
+from tables.choices import GameKind
 from tables.models import (
     CollectionRate,
     CollectionSchedule,
     Game,
-    GameKind,
     Hand,
     Player,
     Seating,

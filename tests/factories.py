@@ -24,16 +24,15 @@ from ledger import services as ledger_services
 from ledger.models import JournalTransaction
 from ledger.shifts import Shift, room_zone
 from tables import services as floor_services
+from tables.choices import GameKind, HandStatus
 from tables.models import (
     ChipMovement,
     CollectionRate,
     CollectionSchedule,
     CollectionScheduleVersion,
     Game,
-    GameKind,
     Hand,
     HandPlayer,
-    HandStatus,
     Player,
     Seat,
     Seating,

@@ -53,19 +53,15 @@ from backoffice.exports.jobs import (
 )
 from backoffice.exports.layouts import anchor_sections, sections_of
 from backoffice.exports.pdf_writer import pdf_parts, to_pdf
-from backoffice.exports.sections import dollars
-from backoffice.reports.common import ReportFilterError
 
 __all__ = [
     "INLINE_CSV_MAX_ROWS",
     "ExportExpired",
-    "ReportFilterError",
     "anchor_sections",
     "build_export",
     "build_report",
     "content_type_of",
     "csv_cell",
-    "dollars",
     "download_response",
     "expires_at",
     "export_file",

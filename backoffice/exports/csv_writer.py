@@ -13,8 +13,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from backoffice.exports.layouts import sections_of
-from backoffice.exports.sections import Section, dollars
+from backoffice.exports.sections import Section
 from backoffice.reports.common import ReportMeta
+from casino.core.money import decimal_dollars
 from ledger.hashing import sha256_hex
 
 #: A cell a spreadsheet would run as a formula: it starts with ``= + - @`` (or a tab or carriage
@@ -53,7 +54,7 @@ def _csv_rows(section: Section) -> Iterable[list[Any]]:
     money = [header in section.money for header in section.headers]
     for row in section.rows:
         yield [
-            dollars(value)
+            decimal_dollars(value)
             if is_money and isinstance(value, int) and not isinstance(value, bool)
             else ("" if value is None else value)
             for value, is_money in zip(row, money, strict=False)

@@ -8,10 +8,10 @@ from typing import Any
 
 from backoffice import pdf
 from backoffice.exports.layouts import sections_of
-from backoffice.exports.sections import Section, _section
+from backoffice.exports.sections import Section, make_section
 from backoffice.reports import hands
 from backoffice.reports.common import ReportMeta, fmt_local
-from tables.models import format_cents
+from casino.core.money import format_cents
 
 PDF_MAX_ROWS = 20_000
 """A PDF holds at most this many rows per section (the CSV has them all); the PDF says so."""
@@ -157,7 +157,7 @@ def pdf_parts(report: Any) -> dict[str, Any]:
     """What :func:`to_pdf` lays out for ``report``: its tables, or (the hand history) a block per
     hand and the report's totals (``backoffice.pdf.build_pdf``'s arguments)."""
     if isinstance(report, hands.HandHistory):
-        totals = _section(
+        totals = make_section(
             "Report totals",
             ["hands", "fees_due_cents", "fees_paid_cents", "fees_returned_cents", "waived_cents"],
             [

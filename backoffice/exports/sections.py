@@ -28,7 +28,7 @@ def _dollar_header(header: str) -> str:
     return header.removesuffix("_cents") + "_dollars" if header.endswith("_cents") else header
 
 
-def _section(
+def make_section(
     title: str, headers: list[str], rows: Iterable[Iterable[Any]], *, totals: Iterable[str] = ()
 ) -> Section:
     """A section whose ``..._cents`` columns (integer cents) are exported as ``..._dollars``."""
@@ -40,10 +40,3 @@ def _section(
         frozenset(n for h, n in zip(headers, named, strict=True) if h != n),
         frozenset(_dollar_header(header) for header in totals),
     )
-
-
-def dollars(cents: int) -> str:
-    """Integer cents as a plain decimal number of dollars: ``-150`` -> ``-1.50``."""
-    sign = "-" if cents < 0 else ""
-    whole, rest = divmod(abs(cents), 100)
-    return f"{sign}{whole}.{rest:02d}"

@@ -48,7 +48,8 @@ from backoffice.reports.common import (
 )
 from ledger.models import Account, AccountKind, Entry, FeeWaiver, ShiftClose, TransactionKind
 from ledger.shifts import SHIFT_STARTS, Shift, ShiftCode, room_zone
-from tables.models import CollectionSchedule, Game, Hand, HandPlayer, HandStatus, Stakes, Table
+from tables.choices import HandStatus
+from tables.models import CollectionSchedule, Game, Hand, HandPlayer, Stakes, Table
 from tables.player_names import name_history
 
 TITLE = "Collection report"

@@ -28,7 +28,8 @@ from backoffice.reports.common import (
     make_meta,
 )
 from ledger.models import AccountKind, Entry, TransactionKind
-from tables.models import DealerShift, Hand, HandStatus
+from tables.choices import HandStatus
+from tables.models import DealerShift, Hand
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

@@ -12,7 +12,7 @@ the engine was given (``engine_input``; its sha256 is ``input_digest``), the eng
 :mod:`poker.reading_words`, as the dealer terminal says it), the ledger lines the reading posts
 (``postings``) and the entries of every transaction of the hand (fee, settlement, fee returned on a
 misdeal). A reading the engine can't read back is shown as nothing rather than guessed at. A void
-hand shows its misdeal code (:class:`tables.models.MisdealReason`) and the dealer's words.
+hand shows its misdeal code (:class:`tables.choices.MisdealReason`) and the dealer's words.
 
 A page of hands is read with a fixed number of queries (hands; their players; their ledger entries;
 their waivers; their readings; the players' renames), whatever the page size.
@@ -39,7 +39,8 @@ from poker.errors import ShowdownError
 from poker.games import GAME_RULES, GameRules
 from poker.reading import Reading
 from poker.reading_words import ReadingWords, reading_words
-from tables.models import Hand, HandPlayer, HandResult, MisdealReason
+from tables.choices import MisdealReason
+from tables.models import Hand, HandPlayer, HandResult
 from tables.player_names import NameHistory, name_history
 
 TITLE = "Hand history"

@@ -1,4 +1,4 @@
-"""The integrity report: ``backoffice.audit.verify_books()`` (entries sum to zero, every balance
+"""The integrity report: ``backoffice.books.verify_books()`` (entries sum to zero, every balance
 equals its entries, the keyed hash chains verify, the published anchors still match, every settled
 hand agrees with its postings and every fee with its schedule), the chain heads it saw, signed (an
 anchor: ``ledger.anchors``), and the database's own guards: the triggers that make the ledger and
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import DatabaseError, connection, transaction
 from django.db.backends.utils import CursorWrapper
 
-from backoffice.audit import BooksReport, verify_books
+from backoffice.books import BooksReport, verify_books
 from backoffice.reports.common import ReportMeta, make_meta
 from ledger import anchors
 from ledger.db_privileges import RECORD_TABLES

@@ -17,6 +17,8 @@ For each settled hand with a settled reading (:class:`tables.models.HandResult`)
   ``post_payments`` post them: pot games, each put-in as (player -x, pot +x), then each award and
   each return as (pot -x, player +x); Chinese and Taiwanese poker, each payment as (payer -x,
   payee +x); lines of zero are not posted, and a settlement that moves nothing has no transaction.
+  The comparison is the ledger's one (:func:`ledger.settlement_check.compare_settlement`), the
+  one the books' hand checks make too (:mod:`backoffice.books`).
 
 Any difference is a failed check naming the hand and where the values part.
 

@@ -19,15 +19,8 @@ from handflow.audit.compare import Auditor, Settlement, StoredReading
 from handflow.audit.outcome import MAX_DIFFERENCES, ReplayDifference
 from handflow.audit.sql import id_array, quoted_table
 from ledger.models import Entry, JournalTransaction
-from tables.models import (
-    Hand,
-    HandPlayer,
-    HandResult,
-    HandStatus,
-    ReadingStatus,
-    Seat,
-    Table,
-)
+from tables.choices import HandStatus
+from tables.models import Hand, HandPlayer, HandResult, ReadingStatus, Seat, Table
 
 
 def _loads(value: Any) -> Any:

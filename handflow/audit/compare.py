@@ -15,9 +15,10 @@ from django.db import connection
 from handflow.audit.outcome import POT, Line, ReplayCheck, ReplayDifference
 from handflow.audit.sql import id_array, quoted_table
 from handflow.keys import digest_of
-from ledger.models import SETTLEMENT_KINDS, Account, AccountKind
+from ledger.models import Account, AccountKind
+from ledger.settlement_check import compare_settlement, settlement_lines
 from poker.errors import ShowdownError
-from poker.postings import Postings, first_line_difference, settlement_postings
+from poker.postings import LedgerLine, Postings, settlement_postings
 from poker.reading import Reading
 from poker.showdown import decide
 
@@ -66,9 +67,13 @@ def _short(value: Any) -> str:
 
 
 def ledger_lines(postings: Postings) -> list[Line]:
-    """The entries the settlement of ``postings`` posts, in order (:meth:`Postings.ledger_lines`),
-    each as ``(player id or POT, cents)``."""
-    return [(POT if line.player is None else line.player, line.amount) for line in postings.ledger_lines()]
+    """The entries the settlement of ``postings`` posts, in order
+    (:func:`ledger.settlement_check.settlement_lines`), each as ``(player id or POT, cents)``."""
+    return settlement_lines(postings, _audit_line)
+
+
+def _audit_line(line: LedgerLine) -> Line:
+    return (POT if line.player is None else line.player, line.amount)
 
 
 class StoredReading(NamedTuple):
@@ -189,24 +194,21 @@ class Auditor:
     ) -> None:
         """The reading's stored ledger lines (``stored``, its ``postings``) against the settlement's
         entries."""
-        expected = ledger_lines(stored)
+        comparison = compare_settlement(stored, settlement, hand_id=reading.hand_id, line=_audit_line)
         if settlement is None:
-            if expected:
+            if comparison.missing:
                 differ(
                     ReplayCheck.LEDGER,
-                    f"{len(expected)} ledger lines are stored but no settlement was posted",
+                    f"{len(comparison.expected)} ledger lines are stored but no settlement was posted",
                 )
             return
-        kind = SETTLEMENT_KINDS[stored.kind]
-        if settlement.hand_id != reading.hand_id or settlement.kind != kind:
+        if comparison.other_settlement:
             differ(
                 ReplayCheck.LEDGER,
                 f"settlement transaction {reading.settlement_id} is a {settlement.kind} of hand "
-                f"{settlement.hand_id}, not a {kind} of this hand",
+                f"{settlement.hand_id}, not a {comparison.kind} of this hand",
             )
-        if settlement.lines == expected:
-            return
-        difference = first_line_difference(expected, settlement.lines)
+        difference = comparison.difference
         if difference is None:
             return
         if difference.expected is not None and difference.found is not None:
@@ -215,7 +217,7 @@ class Auditor:
                 f"stored {_line_text(difference.expected)}"
             )
         else:
-            where = f"{len(settlement.lines)} entries posted, {len(expected)} stored"
+            where = f"{len(settlement.lines)} entries posted, {len(comparison.expected)} stored"
         differ(ReplayCheck.LEDGER, f"settlement transaction {reading.settlement_id} differs: {where}")
 
 

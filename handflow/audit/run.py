@@ -18,7 +18,8 @@ from handflow.audit.outcome import CHUNK_HANDS, MAX_DIFFERENCES, ReplayDifferenc
 from handflow.audit.workers import close_connections, start_worker
 from ledger.models import CheckSource, IntegrityCheck, IntegrityScope
 from ledger.shifts import local_midnight
-from tables.models import Hand, HandStatus, ReadingStatus
+from tables.choices import HandStatus
+from tables.models import Hand, ReadingStatus
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User

@@ -81,12 +81,10 @@ def house_account(*, table: Table, shift: Shift) -> Account:
 
 def pot_account(*, hand: Hand) -> Account:
     """The clearing account of ``hand``'s pot (at the hand's table)."""
-    return _account(
-        kind=AccountKind.HAND_POT, table_id=_hand_table_id(hand), hand_id=hand.pk, likely_new=True
-    )
+    return _account(kind=AccountKind.HAND_POT, table_id=hand_table_id(hand), hand_id=hand.pk, likely_new=True)
 
 
-def _hand_table_id(hand: Hand) -> int:
+def hand_table_id(hand: Hand) -> int:
     table_id = getattr(hand, "table_id", None)
     if table_id is None:
         raise InvalidPosting(f"hand {hand.pk} has no table")

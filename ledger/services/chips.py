@@ -8,9 +8,9 @@ from casino.core.db import service_atomic
 from ledger.errors import InvalidPosting
 from ledger.models import TransactionKind
 from ledger.services.accounts import cage_account, player_account
-from ledger.services.locks import _lock_for_posting
-from ledger.services.posting import Posted, _post, _replay, post
-from ledger.services.validation import _digest, _positive_cents, _user_id, _validate_key
+from ledger.services.locks import lock_for_posting
+from ledger.services.posting import Posted, post, post_by_ids, replay
+from ledger.services.validation import positive_cents, request_digest_of, user_id_of, validate_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -71,7 +71,7 @@ def _chips_from_cage(
     idempotency_key: str,
     memo: str,
 ) -> Posted:
-    amount = _positive_cents(amount, what="amount")
+    amount = positive_cents(amount, what="amount")
     with service_atomic():
         chips = player_account(table=table, player=player)
         cage = cage_account(table=table)
@@ -102,8 +102,8 @@ def cash_out(
     a whole cash-out of an empty stack, ``IdempotencyConflict``.
     """
     if amount is not None:
-        amount = _positive_cents(amount, what="amount")
-    idempotency_key = _validate_key(idempotency_key)
+        amount = positive_cents(amount, what="amount")
+    idempotency_key = validate_key(idempotency_key)
     with service_atomic():
         chips = player_account(table=table, player=player)
         cage = cage_account(table=table)
@@ -118,7 +118,7 @@ def cash_out(
             )
         # "Everything": the request (not the amount it comes to) is what a retry must match.
         request = {"cash_out": "all", "player": player.pk}
-        digest = _digest(
+        digest = request_digest_of(
             kind=TransactionKind.CASH_OUT,
             table_id=table.pk,
             hand_id=None,
@@ -127,20 +127,20 @@ def cash_out(
             lines=None,
             request=request,
         )
-        if (done := _replay(idempotency_key, digest)) is not None:
+        if (done := replay(idempotency_key, digest)) is not None:
             return done
         # Lock (both accounts, in the usual order) before reading the balance, so that a concurrent
         # posting can't change it under us.
-        balance = _lock_for_posting({chips.pk, cage.pk}, table_id=table.pk, hand_id=None)[chips.pk].balance
+        balance = lock_for_posting({chips.pk, cage.pk}, table_id=table.pk, hand_id=None)[chips.pk].balance
         if balance <= 0:
             raise InvalidPosting(f"player {player.pk} has no chips to cash out at table {table.pk}")
-        return _post(
+        return post_by_ids(
             kind=TransactionKind.CASH_OUT,
             entries=[(chips, -balance), (cage, balance)],
             idempotency_key=idempotency_key,
             table_id=table.pk,
             hand_id=None,
-            user_id=_user_id(user),
+            user_id=user_id_of(user),
             memo=memo,
             reverses_id=None,
             request=request,
@@ -159,7 +159,7 @@ def transfer_chips(
 ) -> Posted:
     """Move ``amount`` cents of ``player``'s chips from one table to another (a table change), as
     one TABLE_TRANSFER on the room chain. Raises ``InsufficientChips``, ``InvalidPosting``."""
-    amount = _positive_cents(amount, what="amount")
+    amount = positive_cents(amount, what="amount")
     if from_table.pk == to_table.pk:
         raise InvalidPosting("a table change needs two different tables")
     with service_atomic():

@@ -10,8 +10,8 @@ from casino.core.db import service_atomic
 from ledger.errors import InvalidPosting
 from ledger.models import TransactionKind
 from ledger.services.accounts import house_account, player_accounts, pot_account
-from ledger.services.posting import Posted, _post_checked, post
-from ledger.services.validation import EntryLine, _not_negative_cents, _validate_input_digest
+from ledger.services.posting import Posted, post, post_bound
+from ledger.services.validation import EntryLine, not_negative_cents, validate_input_digest
 from ledger.shifts import Shift
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def collect_fees(
     Raises ``InsufficientChips`` (nothing collected from anyone), ``InvalidPosting``,
     ``IdempotencyConflict``.
     """
-    charged = [(player, _not_negative_cents(amount, what="fee")) for player, amount in fees]
+    charged = [(player, not_negative_cents(amount, what="fee")) for player, amount in fees]
     charged = [(player, amount) for player, amount in charged if amount]
     if not charged:
         return None
@@ -79,10 +79,10 @@ def post_payments(
     nothing is posted and ``None`` is returned. Raises ``InsufficientChips`` (the caps were not
     applied), ``InvalidPosting`` (negative amount, a player paying themself), ``IdempotencyConflict``.
     """
-    input_digest = _validate_input_digest(input_digest)
+    input_digest = validate_input_digest(input_digest)
     moved: list[tuple[Player, Player, int]] = []
     for number, (payer, payee, amount) in enumerate(payments, start=1):
-        cents = _not_negative_cents(amount, what=f"payment {number}")
+        cents = not_negative_cents(amount, what=f"payment {number}")
         if payer.pk == payee.pk:
             raise InvalidPosting(f"payment {number}: player {payer.pk} cannot pay themself")
         if cents:
@@ -96,7 +96,7 @@ def post_payments(
         entries: list[EntryLine] = []
         for payer, payee, cents in moved:
             entries += [(accounts[payer.pk], -cents), (accounts[payee.pk], cents)]
-        return _post_checked(
+        return post_bound(
             kind=TransactionKind.SETTLEMENT_PAYMENT,
             entries=entries,
             idempotency_key=idempotency_key,
@@ -127,9 +127,9 @@ def award_pot(
     Zero lines are skipped; when nothing moves, ``None`` is returned. Raises ``InvalidPosting``
     (the pot doesn't clear, negative amounts), ``InsufficientChips``, ``IdempotencyConflict``.
     """
-    input_digest = _validate_input_digest(input_digest)
-    ins = [(p, _not_negative_cents(a, what="put-in")) for p, a in put_ins]
-    outs = [(p, _not_negative_cents(a, what="award")) for p, a in awards]
+    input_digest = validate_input_digest(input_digest)
+    ins = [(p, not_negative_cents(a, what="put-in")) for p, a in put_ins]
+    outs = [(p, not_negative_cents(a, what="award")) for p, a in awards]
     ins = [(p, a) for p, a in ins if a]
     outs = [(p, a) for p, a in outs if a]
     total_in, total_out = sum(a for _, a in ins), sum(a for _, a in outs)
@@ -147,7 +147,7 @@ def award_pot(
             entries += [(accounts[player.pk], -amount), (pot, amount)]
         for player, amount in outs:
             entries += [(pot, -amount), (accounts[player.pk], amount)]
-        return _post_checked(
+        return post_bound(
             kind=TransactionKind.POT_AWARD,
             entries=entries,
             idempotency_key=idempotency_key,

@@ -1,7 +1,7 @@
 """The locks a posting takes, in the one order every posting uses (deadlock-free by construction):
 
 1. the floor rows it references (tables, then the hand, then players, each by primary key),
-   ``FOR KEY SHARE`` on PostgreSQL (see ``_hold_floor_rows``; the kernel's
+   ``FOR KEY SHARE`` on PostgreSQL (see ``hold_floor_rows``; the kernel's
    :func:`casino.core.locks.key_share_statement` each);
 2. for a reversal, the transaction it reverses (``FOR UPDATE``, in ``reversal``);
 3. the accounts it touches, by primary key (``FOR UPDATE``);
@@ -27,11 +27,12 @@ Identity = tuple[int | None, int | None, int | None]
 """An account's floor rows: (table id, hand id, player id). They never change (a trigger refuses it)."""
 
 
-def _identity(account: Account) -> Identity:
+def identity_of(account: Account) -> Identity:
+    """The floor rows ``account`` references: ``(table id, hand id, player id)``."""
     return (account.table_id, account.hand_id, account.player_id)
 
 
-def _lock_for_posting(
+def lock_for_posting(
     account_ids: set[int],
     *,
     table_id: int | None,
@@ -39,17 +40,17 @@ def _lock_for_posting(
     identities: Mapping[int, Identity] | None = None,
 ) -> dict[int, Account]:
     """Take a posting's locks in the one order every posting uses: the floor rows it references
-    (``_hold_floor_rows``), then its accounts by primary key. The chain head comes last (``_post``).
+    (``hold_floor_rows``), then its accounts by primary key. The chain head comes last (``post_by_ids``).
 
     ``identities`` are the floor rows of the accounts as the caller loaded them (saves reading them
     again); an account whose locked row says otherwise (an object built by hand) has its floor rows
     locked after all, so no reference is left to the commit's foreign-key check."""
-    held = _hold_floor_rows(account_ids, table_id=table_id, hand_id=hand_id, identities=identities)
+    held = hold_floor_rows(account_ids, table_id=table_id, hand_id=hand_id, identities=identities)
     locked = _lock_accounts(account_ids)
     if held is not None:
-        missed = [_identity(a) for a in locked.values() if not _references_held(_identity(a), held)]
+        missed = [identity_of(a) for a in locked.values() if not _references_held(identity_of(a), held)]
         if missed:
-            _hold_floor_rows(set(), table_id=None, hand_id=None, identities=dict(enumerate(missed)))
+            hold_floor_rows(set(), table_id=None, hand_id=None, identities=dict(enumerate(missed)))
     return locked
 
 
@@ -60,7 +61,7 @@ def _references_held(identity: Identity, held: Mapping[str, set[int]]) -> bool:
     )
 
 
-def _hold_floor_rows(
+def hold_floor_rows(
     account_ids: set[int],
     *,
     table_id: int | None,
@@ -134,7 +135,7 @@ def _lock_accounts(account_ids: set[int]) -> dict[int, Account]:
     return found
 
 
-def _lock_chain_head(chain: str) -> ChainHead:
+def lock_chain_head(chain: str) -> ChainHead:
     head = ChainHead.objects.select_for_update().filter(chain=chain).first()
     if head is None:
         ChainHead.objects.get_or_create(chain=chain)

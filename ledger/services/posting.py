@@ -1,4 +1,4 @@
-"""The posting core: :func:`post` and what every service posts through (``_post``): the checks,
+"""The posting core: :func:`post` and what every service posts through (``post_by_ids``): the checks,
 the locks (``locks``), the replay of a used idempotency key, the chained journal row, its entries,
 the accounts' balances and the chain's new head; what a posting service returns (:class:`Posted`).
 """
@@ -26,15 +26,15 @@ from ledger.models import (
     TransactionKind,
     chain_for_table,
 )
-from ledger.services.accounts import _hand_table_id
-from ledger.services.locks import _identity, _lock_chain_head, _lock_for_posting
+from ledger.services.accounts import hand_table_id
+from ledger.services.locks import identity_of, lock_chain_head, lock_for_posting
 from ledger.services.validation import (
     EntryLine,
-    _digest,
-    _user_id,
-    _validate_input_digest,
-    _validate_key,
-    _validate_lines,
+    request_digest_of,
+    user_id_of,
+    validate_input_digest,
+    validate_key,
+    validate_lines,
 )
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class Posted:
     replayed: bool
 
 
-def _replay(idempotency_key: str, digest: str) -> Posted | None:
+def replay(idempotency_key: str, digest: str) -> Posted | None:
     """The transaction already posted under ``idempotency_key``, if any (``replayed``);
     ``IdempotencyConflict`` if it was posted for a different request."""
     existing = JournalTransaction.objects.filter(idempotency_key=idempotency_key).first()
@@ -87,7 +87,7 @@ def post(
     zero at any point in the order of the entries), ``IdempotencyConflict``. Use ``reverse()`` to
     post a reversal.
     """
-    return _post_checked(
+    return post_bound(
         kind=kind,
         entries=entries,
         idempotency_key=idempotency_key,
@@ -99,7 +99,7 @@ def post(
     )
 
 
-def _post_checked(
+def post_bound(
     *,
     kind: TransactionKind | str,
     entries: Sequence[EntryLine],
@@ -124,15 +124,15 @@ def _post_checked(
     if hand is not None:
         if table is None:
             raise InvalidPosting("a posting of a hand needs the hand's table")
-        if _hand_table_id(hand) != table_id:
+        if hand_table_id(hand) != table_id:
             raise InvalidPosting(f"hand {hand_id} is not a hand of table {table_id}")
-    return _post(
+    return post_by_ids(
         kind=kind,
         entries=entries,
         idempotency_key=idempotency_key,
         table_id=table_id,
         hand_id=hand_id,
-        user_id=_user_id(user),
+        user_id=user_id_of(user),
         memo=memo,
         reverses_id=None,
         request=None,
@@ -140,7 +140,7 @@ def _post_checked(
     )
 
 
-def _post(
+def post_by_ids(
     *,
     kind: TransactionKind,
     entries: Sequence[EntryLine],
@@ -153,11 +153,11 @@ def _post(
     request: Mapping[str, Any] | None,
     input_digest: str = "",
 ) -> Posted:
-    lines = _validate_lines(entries)
-    idempotency_key = _validate_key(idempotency_key)
+    lines = validate_lines(entries)
+    idempotency_key = validate_key(idempotency_key)
     if not isinstance(memo, str):
         raise InvalidPosting("memo must be a string")
-    digest = _digest(
+    digest = request_digest_of(
         kind=kind,
         table_id=table_id,
         hand_id=hand_id,
@@ -165,16 +165,16 @@ def _post(
         memo=memo,
         lines=lines,
         request=request,
-        input_digest=_validate_input_digest(input_digest),
+        input_digest=validate_input_digest(input_digest),
     )
     with service_atomic():
         # The replay check comes after the locks (one query, not two): a retry waits for the
         # posting's locks like any posting, then finds its first result.
-        locked = _lock_for_posting(
+        locked = lock_for_posting(
             {account_id for account_id, _ in lines},
             table_id=table_id,
             hand_id=hand_id,
-            identities={account.pk: _identity(account) for account, _ in entries},
+            identities={account.pk: identity_of(account) for account, _ in entries},
         )
         # A concurrent call with the same key touches the same accounts, so it has committed by the
         # time we hold their locks (READ COMMITTED sees it). A retry is found without a query of its
@@ -184,12 +184,12 @@ def _post(
             _check_accounts(lines, locked, table_id=table_id, hand_id=hand_id)
             _check_player_chips(lines, locked)
         except LedgerError:
-            if (done := _replay(idempotency_key, digest)) is not None:
+            if (done := replay(idempotency_key, digest)) is not None:
                 return done
             raise
 
         chain = chain_for_table(table_id)
-        head = _lock_chain_head(chain)
+        head = lock_chain_head(chain)
         sequence = head.sequence + 1
         created_at = timezone.now()
         numbered = [(line, account_id, amount) for line, (account_id, amount) in enumerate(lines, start=1)]
@@ -229,7 +229,7 @@ def _post(
         # Losing a race on a unique key (the idempotency key, a reversed transaction) inserts
         # nothing and leaves the transaction usable, without a savepoint.
         if not insert_unless_conflict(txn):
-            if (done := _replay(idempotency_key, digest)) is not None:
+            if (done := replay(idempotency_key, digest)) is not None:
                 return done
             if reverses_id is not None and (
                 reversal := JournalTransaction.objects.filter(reverses_id=reverses_id).first()

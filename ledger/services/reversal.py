@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from casino.core.db import service_atomic
 from ledger.errors import AlreadyReversed, InvalidPosting, NotReversible
 from ledger.models import JournalTransaction, TransactionKind
-from ledger.services.locks import _hold_floor_rows
-from ledger.services.posting import Posted, _post, _replay
-from ledger.services.validation import _digest, _user_id, _validate_key
+from ledger.services.locks import hold_floor_rows
+from ledger.services.posting import Posted, post_by_ids, replay
+from ledger.services.validation import request_digest_of, user_id_of, validate_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -29,14 +29,14 @@ def reverse(
     """
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidPosting("a reversal needs a reason")
-    idempotency_key = _validate_key(idempotency_key)
-    user_id = _user_id(user)
+    idempotency_key = validate_key(idempotency_key)
+    user_id = user_id_of(user)
     with service_atomic():
         found = JournalTransaction.objects.filter(pk=transaction.pk).first()
         if found is None:
             raise InvalidPosting(f"transaction {transaction.pk} does not exist")
-        # The floor rows come before everything else in the lock order (see _hold_floor_rows).
-        _hold_floor_rows(
+        # The floor rows come before everything else in the lock order (see hold_floor_rows).
+        hold_floor_rows(
             set(found.entries.values_list("account_id", flat=True)),
             table_id=found.table_id,
             hand_id=found.hand_id,
@@ -44,7 +44,7 @@ def reverse(
         # Then the original: two reversals of one transaction queue here rather than both passing
         # the "already reversed?" check. (A row lock is not an UPDATE: no trigger fires.)
         original = JournalTransaction.objects.select_for_update().get(pk=found.pk)
-        digest = _digest(
+        digest = request_digest_of(
             kind=TransactionKind.REVERSAL,
             table_id=original.table_id,
             hand_id=original.hand_id,
@@ -53,7 +53,7 @@ def reverse(
             lines=None,
             request={"reverses": original.pk},
         )
-        if (done := _replay(idempotency_key, digest)) is not None:
+        if (done := replay(idempotency_key, digest)) is not None:
             return done
         if original.kind == TransactionKind.REVERSAL:
             raise NotReversible(f"transaction {original.pk} is a reversal; reversals are not reversed")
@@ -63,7 +63,7 @@ def reverse(
             (entry.account, -entry.amount)
             for entry in original.entries.select_related("account").order_by("line")
         ]
-        return _post(
+        return post_by_ids(
             kind=TransactionKind.REVERSAL,
             entries=negated,
             idempotency_key=idempotency_key,

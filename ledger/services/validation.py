@@ -39,21 +39,25 @@ def _cents(value: object, *, what: str) -> int:
     return int(value)
 
 
-def _positive_cents(value: object, *, what: str) -> int:
+def positive_cents(value: object, *, what: str) -> int:
+    """``value`` as whole cents above zero, or ``InvalidPosting`` naming ``what``."""
     amount = _cents(value, what=what)
     if amount <= 0:
         raise InvalidPosting(f"{what} must be positive, not {amount}")
     return amount
 
 
-def _not_negative_cents(value: object, *, what: str) -> int:
+def not_negative_cents(value: object, *, what: str) -> int:
+    """``value`` as whole cents, zero or more, or ``InvalidPosting`` naming ``what``."""
     amount = _cents(value, what=what)
     if amount < 0:
         raise InvalidPosting(f"{what} must not be negative, not {amount}")
     return amount
 
 
-def _validate_key(idempotency_key: object) -> str:
+def validate_key(idempotency_key: object) -> str:
+    """The idempotency key, a non-empty string of at most ``MAX_KEY_LENGTH`` characters, or
+    ``InvalidPosting``."""
     if not isinstance(idempotency_key, str) or not idempotency_key.strip():
         raise InvalidPosting("an idempotency key (a non-empty string) is required")
     if len(idempotency_key) > MAX_KEY_LENGTH:
@@ -61,7 +65,7 @@ def _validate_key(idempotency_key: object) -> str:
     return idempotency_key
 
 
-def _validate_lines(entries: Sequence[EntryLine]) -> list[tuple[int, int]]:
+def validate_lines(entries: Sequence[EntryLine]) -> list[tuple[int, int]]:
     """Shape checks that need no database: returns ``[(account_id, amount), ...]`` in order."""
     if isinstance(entries, (str, bytes)) or not isinstance(entries, Sequence):
         raise InvalidPosting("entries must be a sequence of (account, amount) pairs")
@@ -89,7 +93,8 @@ def _validate_lines(entries: Sequence[EntryLine]) -> list[tuple[int, int]]:
     return lines
 
 
-def _user_id(user: AbstractBaseUser | None) -> int | None:
+def user_id_of(user: AbstractBaseUser | None) -> int | None:
+    """The posting user's id (None for a system posting); ``InvalidPosting`` for an unsaved user."""
     if user is None:
         return None
     if getattr(user, "pk", None) is None:
@@ -97,7 +102,7 @@ def _user_id(user: AbstractBaseUser | None) -> int | None:
     return int(user.pk)
 
 
-def _digest(
+def request_digest_of(
     *,
     kind: str,
     table_id: int | None,
@@ -124,7 +129,7 @@ def _digest(
 _HEX64 = frozenset("0123456789abcdef")
 
 
-def _validate_input_digest(input_digest: object) -> str:
+def validate_input_digest(input_digest: object) -> str:
     if not isinstance(input_digest, str) or (
         input_digest and (len(input_digest) != 64 or not _HEX64.issuperset(input_digest))
     ):

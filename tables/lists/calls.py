@@ -26,6 +26,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from casino.core.db import service
+from tables.choices import MIN_PLAYERS
 from tables.errors import (
     AlreadyOnList,
     FloorConflict,
@@ -52,7 +53,6 @@ from tables.lists.rules import Place, miss, move_to, rules_of, take_off
 from tables.lists.selectors import Candidate, FloorState
 from tables.lists.setup import set_board_alias
 from tables.models import (
-    MIN_PLAYERS,
     EntryKind,
     EntrySource,
     EntryState,

@@ -9,18 +9,16 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from casino.core.db import service
+from tables.choices import MIN_PLAYERS, GameKind, Structure
 from tables.errors import FloorConflict, FloorValidationError
 from tables.history import record_change, snapshot
 from tables.lists.places import choice, lock_lists, settled
 from tables.models import (
-    MIN_PLAYERS,
     ConfigAction,
     Game,
-    GameKind,
     MissedCallPolicy,
     Player,
     Stakes,
-    Structure,
     WaitingList,
     WaitingListSettings,
 )

@@ -16,8 +16,9 @@ from typing import Final
 from django.utils import timezone
 
 from casino.core.db import service
+from tables.choices import HandStatus
 from tables.errors import FloorValidationError, HandAlreadySettled, HandVoided
-from tables.models import Hand, HandStatus, ShowdownDraft
+from tables.models import Hand, ShowdownDraft
 from tables.services.common import User, acting_user
 from tables.services.dealers import check_runs_hands
 

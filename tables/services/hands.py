@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from casino.core.db import service
 from tables.buttons import KillState, after_pot, deal_order, next_button, sitting_out
+from tables.choices import MIN_PLAYERS, HandStatus, KillType, MisdealReason
 from tables.errors import (
     ConfigMismatch,
     FloorConflict,
@@ -29,19 +30,7 @@ from tables.errors import (
     NotEnoughPlayers,
 )
 from tables.games import misdeal_reasons_for
-from tables.models import (
-    MIN_PLAYERS,
-    ButtonState,
-    Game,
-    Hand,
-    HandPlayer,
-    HandStatus,
-    KillType,
-    MisdealReason,
-    Seat,
-    Seating,
-    Table,
-)
+from tables.models import ButtonState, Game, Hand, HandPlayer, Seat, Seating, Table
 from tables.selectors import choice_games
 from tables.services.common import User, acting_user, check_text
 from tables.services.locks import lock_buttons

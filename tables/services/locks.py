@@ -8,16 +8,11 @@ order (:func:`lock_tables_for_move`), so that two crossing moves can't deadlock.
 
 from __future__ import annotations
 
+from tables.choices import HandStatus
 from tables.errors import (
     HandInProgress,
 )
-from tables.models import (
-    ButtonState,
-    Hand,
-    HandStatus,
-    Seating,
-    Table,
-)
+from tables.models import ButtonState, Hand, Seating, Table
 
 
 def lock_table(table: Table | int) -> Table:

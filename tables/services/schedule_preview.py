@@ -14,12 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tables.models import (
-    MIN_PLAYERS,
-    CollectionRate,
-    CollectionSchedule,
-    Table,
-)
+from tables.choices import MIN_PLAYERS
+from tables.models import CollectionRate, CollectionSchedule, Table
 from tables.selectors import applicable_rates
 from tables.services.schedules import (
     RATE_FIELDS,

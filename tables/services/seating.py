@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from casino.core.db import service
 from tables.buttons import clear_seat
+from tables.choices import HandStatus
 from tables.errors import (
     FloorValidationError,
     NotSeated,
@@ -30,14 +31,7 @@ from tables.errors import (
     SeatTaken,
     TableClosed,
 )
-from tables.models import (
-    HandPlayer,
-    HandStatus,
-    Player,
-    Seat,
-    Seating,
-    Table,
-)
+from tables.models import HandPlayer, Player, Seat, Seating, Table
 from tables.selectors import seated_elsewhere, survivor_id
 from tables.services.common import User, acting_user, check_text
 from tables.services.hands import kill_state, store_kill_state

@@ -7,16 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from casino.core.db import service
+from tables.choices import KillType
 from tables.errors import (
     FloorConflict,
     InvalidStakes,
 )
 from tables.history import record_change, snapshot
-from tables.models import (
-    ConfigAction,
-    KillType,
-    Stakes,
-)
+from tables.models import ConfigAction, Stakes
 from tables.services.common import User
 from tables.validators import (
     stakes_problems,

@@ -22,6 +22,7 @@ from rest_framework.test import APIClient
 from backoffice import exports, schedules, tasks
 from backoffice.exports import building
 from backoffice.reports import collection, journal, limits
+from backoffice.reports.common import ReportFilterError
 from ledger.models import ExportStatus, ReportExport
 from tests.factories import ReportRoom, at_local
 
@@ -172,7 +173,7 @@ def test_periods_and_page_sizes_have_limits(a_year: tuple[dt.date, dt.date], sta
         assert page.get(reverse("reports:hands"), {**year, "limit": limit}).status_code == code
         assert api.get("/api/ledger/reports/journal/", {**year, "limit": limit}).status_code == code
         assert api.get("/api/ledger/reports/hands/", {**year, "limit": limit}).status_code == code
-    with pytest.raises(exports.ReportFilterError) as too_big:
+    with pytest.raises(ReportFilterError) as too_big:
         exports.request_export(
             kind="journal", export_format="pdf", params={**year, "limit": "2000"}, by=staff["auditor"]
         )

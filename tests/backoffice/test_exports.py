@@ -21,7 +21,7 @@ from django.urls import reverse
 from backoffice import exports, pdf, tasks
 from backoffice.reports import hands as hands_report
 from backoffice.reports.collection import build_collection_report
-from backoffice.reports.common import ReportFilters
+from backoffice.reports.common import ReportFilterError, ReportFilters
 from ledger.hashing import sha256_hex
 from ledger.models import ExportStatus, ReportExport, ReportKind
 from tables.models import Player
@@ -253,9 +253,9 @@ def test_full_period_export_of_a_paged_report(
 
 
 def test_bad_parameters(a_day: dt.date, staff: dict[str, Any]) -> None:
-    with pytest.raises(exports.ReportFilterError):
+    with pytest.raises(ReportFilterError):
         exports.request_export(kind="collection", export_format="csv", params={"date_from": "x"}, by=None)
-    with pytest.raises(exports.ReportFilterError):
+    with pytest.raises(ReportFilterError):
         exports.request_export(
             kind="player_statement", export_format="csv", params={"player": "999999"}, by=None
         )

@@ -22,7 +22,7 @@ from backoffice import exports
 from backoffice.reports import downs as downs_report
 from backoffice.reports.common import ReportFilterError, ReportFilters
 from backoffice.reports.downs import build_downs_report
-from casino.core.money import format_cents
+from casino.core.money import decimal_dollars, format_cents
 from handflow import services as hand_flow
 from ledger.hashing import sha256_hex
 from ledger.models import AccountKind, Entry, ExportStatus, ReportExport, ReportKind, TransactionKind
@@ -217,7 +217,7 @@ def test_a_background_csv_export_has_every_down_of_the_period(
     assert [(row["hands_dealt"], row["misdeals"]) for row in rows] == [("3", "1"), ("1", "0")]
     full = build_downs_report(_today(), limit=None)
     assert [row["net_fees_dollars"] for row in rows] == [
-        exports.dollars(line.net_fees_cents) for line in full.lines
+        decimal_dollars(line.net_fees_cents) for line in full.lines
     ]
 
 

@@ -15,7 +15,8 @@ from handflow.hand_view import HandView, hand_view
 from ledger import selectors as ledger_selectors
 from poker.postings import Postings
 from poker.reading import Reading
-from tables.models import Hand, HandResult, HandStatus, Player, Table
+from tables.choices import HandStatus
+from tables.models import Hand, HandResult, Player, Table
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """What an attacker with direct database access does, for the tests of the keyed chain, the anchors
-and the audit (tests/ledger/test_keyed_chain.py, tests/backoffice/test_audit_forgery.py).
+and the audit (tests/ledger/test_keyed_chain.py, tests/backoffice/test_books_forgery.py).
 
 The attacker has the code (``ledger.hashing``) and the database, as a superuser: they switch the
 append-only triggers off (PostgreSQL: ``session_replication_role = replica``; SQLite: drop them and

@@ -8,7 +8,8 @@ from django.db import IntegrityError, transaction
 
 from ledger import services
 from ledger.shifts import Shift
-from tables.models import Hand, HandStatus, Player, Table
+from tables.choices import HandStatus
+from tables.models import Hand, Player, Table
 from tests.factories import create_bare_hand
 
 

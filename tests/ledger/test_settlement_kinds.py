@@ -1,6 +1,7 @@
 """The transaction kind of a settlement is said once (``ledger.models.SETTLEMENT_KINDS``): what the
-ledger's settlement services post for each kind of postings, and what both audits (the replay
-audit, the books) read a hand's settlement against."""
+ledger's settlement services post for each kind of postings, and what both readers of a settled hand
+(the replay audit, the books) read its settlement against, through the one comparison
+(``ledger.settlement_check``)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from backoffice import audit as books
-from handflow.audit import compare as replay
-from ledger import services
+from backoffice import books
+from ledger import services, settlement_check
 from ledger.models import SETTLEMENT_KINDS, JournalTransaction, TransactionKind
 from poker.postings import PostingsKind
 from tables.models import Hand, Player, Table
@@ -25,8 +25,9 @@ def test_every_kind_of_postings_has_its_settlement_kind() -> None:
 
 
 def test_both_audits_read_the_one_map() -> None:
-    # Neither audit keeps a copy of its own (a copy is how the two would drift apart).
-    assert replay.SETTLEMENT_KINDS is SETTLEMENT_KINDS
+    # Neither reader keeps a copy of its own (a copy is how the two would drift apart): the replay
+    # audit reads it through the one comparison, the books as well and for the transactions they read.
+    assert settlement_check.SETTLEMENT_KINDS is SETTLEMENT_KINDS
     assert books.SETTLEMENT_KINDS is SETTLEMENT_KINDS
     assert not hasattr(books, "_SETTLEMENT_KINDS")
 

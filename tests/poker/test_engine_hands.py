@@ -10,13 +10,13 @@ from poker.cards import FULL_DECK, CardError, format_cards, parse_cards
 from poker.hands import (
     LOW_CARD_ORDER,
     Category,
-    _low8_from_codes,
-    _omaha_low8,
     best_high,
     best_low_a5,
+    low8_from_codes,
     omaha_board_low8,
     omaha_high,
     omaha_low,
+    omaha_low8,
     qualifies_8,
     three_card_high,
 )
@@ -271,25 +271,25 @@ def test_eight_or_better_fast_paths_agree_with_the_full_readers() -> None:
     for _ in range(20_000):
         cards = rng.sample(deck, 7)
         full = best_low_a5(cards)
-        assert _low8_from_codes([c.code for c in cards]) == (full if full.qualifies_8 else None)
+        assert low8_from_codes([c.code for c in cards]) == (full if full.qualifies_8 else None)
         hole, board = cards[:4], rng.sample([c for c in deck if c not in cards], 5)
         full = omaha_low(hole, board)
         hc = sorted((c.code for c in hole), key=LOW_CARD_ORDER.__getitem__)
-        fast = _omaha_low8(hc, *omaha_board_low8([c.code for c in board]))
+        fast = omaha_low8(hc, *omaha_board_low8([c.code for c in board]))
         assert fast == (full if full.qualifies_8 else None)
 
 
 def test_holdem_fast_path_reads_every_hand_as_best_high() -> None:
     """The hold'em loop (one board for every hand) gives the same hand, name and five cards as
     the general reading of each player's seven cards."""
-    from poker.hands import _holdem_highs
+    from poker.hands import holdem_highs
 
     rng = random.Random(7)
     for _ in range(3_000):
         deck = rng.sample(FULL_DECK, 5 + 2 * 9)
         board, holes = deck[:5], [deck[5 + 2 * i : 7 + 2 * i] for i in range(9)]
         seats = rng.sample(range(1, 10), 9)
-        hands, strengths = _holdem_highs(seats, holes, board)
+        hands, strengths = holdem_highs(seats, holes, board)
         assert list(hands) == list(strengths) == seats
         assert list(hands.values()) == [best_high([*hole, *board]) for hole in holes]
         assert list(strengths.values()) == [h.strength for h in hands.values()]

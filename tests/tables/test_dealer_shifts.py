@@ -13,7 +13,8 @@ from django.db import IntegrityError, transaction
 
 from handflow import services as hand_flow
 from tables import errors, services
-from tables.models import DealerShift, HandStatus, Table
+from tables.choices import HandStatus
+from tables.models import DealerShift, Table
 from tables.roles import DEALER, sync_roles
 
 MakeTable = Callable[..., Table]

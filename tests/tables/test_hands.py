@@ -10,7 +10,8 @@ from django.db import transaction
 
 from handflow import services as hand_flow
 from tables import errors, services
-from tables.models import Hand, HandStatus
+from tables.choices import HandStatus
+from tables.models import Hand
 from tests.tables.floor_checks import BuyIn, Deal, MakeTable, Settle
 
 

@@ -21,19 +21,9 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from tables.choices import GameKind, KillType, Payer, RateStructure, Structure
 from tables.house_data import DATA_FILE, HouseDataError, load_house_data
-from tables.models import (
-    CollectionRate,
-    CollectionSchedule,
-    ConfigChange,
-    Game,
-    GameKind,
-    KillType,
-    Payer,
-    RateStructure,
-    Stakes,
-    Structure,
-)
+from tables.models import CollectionRate, CollectionSchedule, ConfigChange, Game, Stakes
 
 FIGURES_FILE = Path(__file__).resolve().parent.parent / "data" / "seed_004.json"
 FIGURES: dict[str, Any] = json.loads(FIGURES_FILE.read_text(encoding="utf-8"))

@@ -11,9 +11,10 @@ import pytest
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from poker.games import GAME_RULES
+from tables.choices import HandStatus, MisdealReason
 from tables.errors import FloorValidationError
 from tables.games import GAME_WORDS, misdeal_reasons_for, say_games
-from tables.models import Hand, HandStatus, MisdealReason, Player, Table
+from tables.models import Hand, Player, Table
 from tables.services import check_misdeal_reason
 
 R = MisdealReason

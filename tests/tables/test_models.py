@@ -8,19 +8,19 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from casino.core.money import format_cents
 from tables import errors
+from tables.choices import HandStatus
 from tables.models import (
     HAND_TRANSITIONS,
     CollectionSchedule,
     ConfigChange,
     Game,
     Hand,
-    HandStatus,
     Player,
     Seating,
     Stakes,
     Table,
-    format_cents,
 )
 
 

@@ -12,7 +12,8 @@ import pytest
 from handflow import services as hand_flow
 from ledger.models import JournalTransaction
 from tables import errors, services
-from tables.models import Hand, HandResult, HandStatus, Player, ShowdownDraft, Table
+from tables.choices import HandStatus
+from tables.models import Hand, HandResult, Player, ShowdownDraft, Table
 from tables.services.drafts import MAX_DRAFT_CHARS, MAX_DRAFT_FIELDS, MAX_FIELD_CHARS
 
 ENTRY = {"board": "Ah Kd 7c", "cards_1": "As Ac", "put_in_1": "8", "folded_3": "on", "active": "board"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from backoffice.exports.sections import Section, _section
+from backoffice.exports.sections import Section, make_section
 from backoffice.reports import collection
 from backoffice.reports.common import fmt_local
 
@@ -37,7 +37,7 @@ def _figures(f: collection.Figures) -> list[int]:
 
 def collection_sections(report: collection.CollectionReport) -> list[Section]:
     return [
-        _section(
+        make_section(
             "By table, game, stakes and schedule",
             ["table", "game", "stakes", "schedule", *FIGURE_HEADERS, "returned_without_void_cents"],
             (
@@ -53,8 +53,8 @@ def collection_sections(report: collection.CollectionReport) -> list[Section]:
             ),
             totals=FIGURE_HEADERS,
         ),
-        _section("Totals", FIGURE_HEADERS, [_figures(report.totals)]),
-        _section(
+        make_section("Totals", FIGURE_HEADERS, [_figures(report.totals)]),
+        make_section(
             "By shift",
             ["shift", *FIGURE_HEADERS, "closed", "close_sha256"],
             (
@@ -62,7 +62,7 @@ def collection_sections(report: collection.CollectionReport) -> list[Section]:
                 for s in report.shifts
             ),
         ),
-        _section(
+        make_section(
             "Fee waivers",
             ["hand_id", "table", "hand", "hand_started", "player", "amount_cents", "reason", "by", "at"],
             (
@@ -81,8 +81,10 @@ def collection_sections(report: collection.CollectionReport) -> list[Section]:
             ),
             totals=["amount_cents"],
         ),
-        _section("Flags", ["code", "message", "cents"], ([f.code, f.message, f.cents] for f in report.flags)),
-        _section(
+        make_section(
+            "Flags", ["code", "message", "cents"], ([f.code, f.message, f.cents] for f in report.flags)
+        ),
+        make_section(
             "Net fees by hour of the hand's start",
             ["hour", "net_fees_cents"],
             ([b.label, b.cents] for b in report.by_hour),

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from backoffice.exports.sections import Section, _section
+from backoffice.exports.sections import Section, make_section
 from backoffice.reports import downs
 from backoffice.reports.common import fmt_local
 
 
 def downs_sections(report: downs.DownsReport) -> list[Section]:
     return [
-        _section(
+        make_section(
             "Dealers' downs",
             [
                 "down_id",

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from backoffice.exports.sections import Section, _section
+from backoffice.exports.sections import Section, make_section
 from backoffice.reports import drops
 from backoffice.reports.common import fmt_local
 
 
 def drop_sections(report: drops.DropVarianceReport) -> list[Section]:
     return [
-        _section(
+        make_section(
             f"Drop counts (threshold {report.threshold_bp} bp)",
             [
                 "table",
@@ -52,7 +52,7 @@ def drop_sections(report: drops.DropVarianceReport) -> list[Section]:
             ),
             totals=["recorded_cents", "counted_cents", "variance_cents"],
         ),
-        _section(
+        make_section(
             "Totals",
             [
                 "recorded_cents",

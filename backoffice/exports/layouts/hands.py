@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from backoffice.exports.sections import Section, _section
+from backoffice.exports.sections import Section, make_section
 from backoffice.reports import hands
 from backoffice.reports.common import fmt_local
 
@@ -19,7 +19,7 @@ def hand_history_sections(report: hands.HandHistory) -> list[Section]:
     in (cards as entered, the reading, fees, net), the pots and their awards (and chips returned),
     the settlement payments in order (due and paid), and every ledger entry of the hands."""
     return [
-        _section(
+        make_section(
             "Hands",
             [
                 "hand_id",
@@ -84,7 +84,7 @@ def hand_history_sections(report: hands.HandHistory) -> list[Section]:
             ),
             totals=["fees_due_cents", "fees_paid_cents", "fees_returned_cents", "waived_cents"],
         ),
-        _section(
+        make_section(
             "Players dealt in",
             [
                 "hand_id",
@@ -122,7 +122,7 @@ def hand_history_sections(report: hands.HandHistory) -> list[Section]:
             ),
             totals=["fee_paid_cents"],
         ),
-        _section(
+        make_section(
             "Pots and awards",
             [
                 "hand_id",
@@ -144,13 +144,13 @@ def hand_history_sections(report: hands.HandHistory) -> list[Section]:
             ),
             totals=["award_cents"],
         ),
-        _section(
+        make_section(
             "Chips returned",
             ["hand_id", "table", "hand", "seat", "player", "amount_cents", "reason"],
             ([*key(h), r.seat, r.player, r.amount_cents, r.reason] for h in report.hands for r in h.returned),
             totals=["amount_cents"],
         ),
-        _section(
+        make_section(
             "Settlement payments",
             [
                 "hand_id",
@@ -184,7 +184,7 @@ def hand_history_sections(report: hands.HandHistory) -> list[Section]:
             ),
             totals=["due_cents", "paid_cents"],
         ),
-        _section(
+        make_section(
             "Ledger postings",
             [
                 "hand_id",

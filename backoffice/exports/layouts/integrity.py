@@ -6,24 +6,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from backoffice.exports.sections import Section, _section
+from backoffice.exports.sections import Section, make_section
 from backoffice.reports import integrity
 from ledger import anchors
 
 
 def integrity_sections(report: integrity.IntegrityReport) -> list[Section]:
     return [
-        _section(
+        make_section(
             "Checks",
             ["check", "ok", "detail"],
             ([c.name, "yes" if c.ok else "NO", c.detail] for c in report.checks),
         ),
-        _section(
+        make_section(
             "Problems",
             ["code", "message"],
             ([p["code"], p["message"]] for p in report.ledger.get("problems", [])),
         ),
-        _section(
+        make_section(
             f"Database triggers ({report.guards.vendor})",
             ["table", "trigger", "present", "enabled"],
             (
@@ -31,12 +31,12 @@ def integrity_sections(report: integrity.IntegrityReport) -> list[Section]:
                 for t in report.guards.triggers
             ),
         ),
-        _section(
+        make_section(
             "Edits tried (each rolled back)",
             ["probe", "outcome", "detail"],
             ([p.probe, p.outcome, p.detail] for p in report.guards.probes),
         ),
-        _section("Notes", ["note"], ([note] for note in report.guards.notes)),
+        make_section("Notes", ["note"], ([note] for note in report.guards.notes)),
         *anchor_sections(report.anchors),
     ]
 
@@ -48,6 +48,6 @@ def anchor_sections(document: Mapping[str, Any]) -> list[Section]:
     if not document:
         return []
     return [
-        _section(anchors.HEADS_TITLE, anchors.HEADS_HEADERS, anchors.heads_rows(document)),
-        _section(anchors.SIGNATURE_TITLE, anchors.SIGNATURE_HEADERS, anchors.signature_rows(document)),
+        make_section(anchors.HEADS_TITLE, anchors.HEADS_HEADERS, anchors.heads_rows(document)),
+        make_section(anchors.SIGNATURE_TITLE, anchors.SIGNATURE_HEADERS, anchors.signature_rows(document)),
     ]

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from backoffice.exports.sections import Section, _section
+from backoffice.exports.sections import Section, make_section
 from backoffice.reports import journal
 from backoffice.reports.common import fmt_local
 
 
 def journal_sections(report: journal.Journal) -> list[Section]:
     return [
-        _section(
+        make_section(
             "Entries",
             [
                 "transaction_id",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from backoffice.exports.sections import Section, _section
+from backoffice.exports.sections import Section, make_section
 from backoffice.reports import statement
 from backoffice.reports.common import fmt_local
 
@@ -13,7 +13,7 @@ from backoffice.reports.common import fmt_local
 def statement_sections(report: statement.PlayerStatement) -> list[Section]:
     totals = dataclasses.asdict(report.totals)
     return [
-        _section(
+        make_section(
             "Player",
             ["player_id", "player", "member_number", "opening_cents", "closing_cents"],
             [
@@ -26,8 +26,8 @@ def statement_sections(report: statement.PlayerStatement) -> list[Section]:
                 ]
             ],
         ),
-        _section("Totals", [f"{key}_cents" for key in totals], [list(totals.values())]),
-        _section(
+        make_section("Totals", [f"{key}_cents" for key in totals], [list(totals.values())]),
+        make_section(
             "Postings",
             [
                 "transaction_id",

@@ -1,4 +1,4 @@
-"""``manage.py verify_ledger``: verify the books (``backoffice.audit.verify_books``).
+"""``manage.py verify_ledger``: verify the books (``backoffice.books.verify_books``).
 
 Walks every hash chain (keyed: HMAC under the chain keys, ``ledger.keys``), re-adds every
 transaction and account, compares every stored signed anchor, and any published copy given with
@@ -20,7 +20,7 @@ from typing import Any
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from backoffice.audit import verify_books
+from backoffice.books import verify_books
 from ledger.anchors import MalformedAnchors, parse_published
 from ledger.keys import parse_public_keys
 

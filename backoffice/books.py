@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -38,9 +39,11 @@ from casino.core.versions import CHRONOLOGICAL_ORDERING, version_in_force
 from ledger.anchors import compare, stored_documents
 from ledger.hashing import json_digest, posting_digest
 from ledger.models import SETTLEMENT_KINDS, AccountKind, Entry, JournalTransaction, TransactionKind
+from ledger.settlement_check import compare_settlement
+from ledger.settlement_check import settlement_lines as lines_of
 from ledger.verification import LedgerReport, Problem, ProblemList, verify_ledger
 from poker.errors import ShowdownError
-from poker.postings import Postings, first_line_difference
+from poker.postings import LedgerLine, LineDifference, Postings, first_line_difference
 from tables.models import (
     CollectionRate,
     CollectionSchedule,
@@ -57,7 +60,7 @@ BATCH = 500
 """Hands read at a time (with their players, readings and postings)."""
 
 Line = tuple[str, int | None, int]
-"""One entry as the audit compares it: (``player``/``pot``/``house``/other kind, player or hand id, cents)."""
+"""One entry as the books compare it: (``player``/``pot``/``house``/other kind, player or hand id, cents)."""
 
 
 @dataclasses.dataclass(slots=True)
@@ -217,6 +220,7 @@ def check_hands(
 @dataclasses.dataclass(slots=True)
 class _Posting:
     pk: int
+    hand_id: int
     kind: str
     table_id: int | None
     memo: str
@@ -241,6 +245,7 @@ def _postings_of(hand_ids: Sequence[int]) -> dict[int, list[_Posting]]:
     ):
         posting = _Posting(
             pk=row["pk"],
+            hand_id=row["hand_id"],
             kind=row["kind"],
             table_id=row["table_id"],
             memo=row["memo"],
@@ -280,9 +285,15 @@ def _line(kind: str, player_id: int | None, hand_id: int | None, amount: int) ->
     return (str(kind), player_id, amount)
 
 
-def _first_difference(expected: Sequence[Line], found: Sequence[Line]) -> str:
+def where_lines_part(expected: Sequence[Line], found: Sequence[Line]) -> str:
     """Where the ledger's entries part from the expected ones
     (:func:`poker.postings.first_line_difference`), in the books' words."""
+    return line_difference_text(first_line_difference(expected, found))
+
+
+def line_difference_text(difference: LineDifference[Line] | None) -> str:
+    """A line difference in the books' words: ``line 2: expected +400 to pot 42, the ledger has
+    +7 to pot 42``."""
 
     def text(line: Line | None) -> str:
         if line is None:
@@ -290,7 +301,6 @@ def _first_difference(expected: Sequence[Line], found: Sequence[Line]) -> str:
         tag, owner, amount = line
         return f"{amount:+d} to {tag}{'' if owner is None else f' {owner}'}"
 
-    difference = first_line_difference(expected, found)
     if difference is None:
         return "no difference"
     want, got = text(difference.expected), text(difference.found)
@@ -353,7 +363,7 @@ def _check_fees(
             if len(fee_postings) > 1
             else "an account of another table"
             if posting.foreign_accounts and posting.lines == expected
-            else _first_difference(expected, posting.lines)
+            else where_lines_part(expected, posting.lines)
         )
         problems.append(
             Problem(
@@ -366,13 +376,14 @@ def _check_fees(
     return problems
 
 
-def _settlement_lines(postings: Postings, hand_id: int) -> list[Line]:
-    """The entries a reading's postings make (:meth:`Postings.ledger_lines`: as
-    ``ledger.services.award_pot`` and ``post_payments`` post them, zero lines skipped)."""
-    return [
-        ("pot", hand_id, line.amount) if line.player is None else ("player", line.player, line.amount)
-        for line in postings.ledger_lines()
-    ]
+def settlement_lines(postings: Postings, hand_id: int) -> list[Line]:
+    """The entries a reading's postings make, laid out as the books read the ledger's (the pot as
+    hand ``hand_id``'s pot account): :func:`ledger.settlement_check.settlement_lines`."""
+    return lines_of(postings, partial(_book_line, hand_id))
+
+
+def _book_line(hand_id: int, line: LedgerLine) -> Line:
+    return ("pot", hand_id, line.amount) if line.player is None else ("player", line.player, line.amount)
 
 
 def _check_settlement(
@@ -411,9 +422,8 @@ def _check_settlement(
             )
         )
         return problems
-    kind = SETTLEMENT_KINDS[stored.kind]
-    expected = _settlement_lines(stored, hand_id)
-    if not expected and reading["settlement_id"] is None:
+    comparison = compare_settlement(stored, linked, hand_id=hand_id, line=partial(_book_line, hand_id))
+    if not comparison.expected and reading["settlement_id"] is None:
         return problems  # nothing moved, nothing posted
     if linked is None:
         problems.append(
@@ -426,12 +436,13 @@ def _check_settlement(
             )
         )
         return problems
-    if linked.kind != kind or linked.lines != expected or linked.foreign_accounts:
+    if not comparison.matches or linked.foreign_accounts:
+        difference = comparison.difference
         detail = (
-            f"a {linked.kind} transaction for {kind} postings"
-            if linked.kind != kind
-            else _first_difference(expected, linked.lines)
-            if linked.lines != expected
+            f"a {linked.kind} transaction for {comparison.kind} postings"
+            if comparison.other_settlement
+            else line_difference_text(difference)
+            if difference is not None
             else "an account of another table"
         )
         problems.append(

@@ -14,8 +14,9 @@ from django.test.utils import CaptureQueriesContext
 
 from handflow import services as hand_flow
 from ledger.models import JournalTransaction
+from tables.choices import HandStatus
 from tables.errors import FloorValidationError
-from tables.models import Hand, HandStatus, Player, Table
+from tables.models import Hand, Player, Table
 
 ClientFor = Callable[[str | None], Any]
 LEDGER_TABLES = ("ledger_",)

@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 
 from backoffice import closing
-from backoffice.audit import verify_books
+from backoffice.books import verify_books
 from backoffice.exports import anchor_sections, export_file, render, sections_of
 from backoffice.reports.collection import build_collection_report
 from backoffice.reports.common import ReportFilters

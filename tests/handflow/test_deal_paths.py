@@ -23,7 +23,8 @@ import tables
 from handflow import services as hand_flow
 from ledger.models import JournalTransaction
 from tables import services
-from tables.models import Hand, HandStatus, Player, Table
+from tables.choices import HandStatus
+from tables.models import Hand, Player, Table
 
 ROOT = Path(tables.__file__).parent.parent
 PACKAGES = ("casino", "tables", "ledger", "handflow", "backoffice", "web")

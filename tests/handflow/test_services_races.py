@@ -13,16 +13,14 @@ from django.db import DatabaseError, connection
 from rest_framework.test import APIClient
 
 from handflow import services as hand_flow
-from handflow.chips import Movement
-from handflow.deal import Dealt
-from handflow.misdeal import Voided
-from handflow.settlement import Settled
+from handflow.services import Dealt, Movement, Settled, Voided
 from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
 from tables import errors, services
 from tables import services as floor_services
-from tables.models import Hand, HandResult, HandStatus, Player, ReadingStatus, Seating, Table
+from tables.choices import HandStatus
+from tables.models import Hand, HandResult, Player, ReadingStatus, Seating, Table
 from tests.races import race
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

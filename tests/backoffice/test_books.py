@@ -1,4 +1,4 @@
-"""What no hash can check (``backoffice.audit``): each settled hand's stored reading against its
+"""What no hash can check (``backoffice.books``): each settled hand's stored reading against its
 settlement transaction, and each hand's fees against the schedule it recorded and its FEE
 transaction. Every alteration is made behind the system's back (a queryset update of the floor's
 rows, or the ledger's rows with the triggers off) and must come out as the named problem."""
@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db.models import F
 
-from backoffice.audit import _first_difference, _settlement_lines, verify_books
+from backoffice.books import settlement_lines, verify_books, where_lines_part
 from handflow import services as hand_flow
 from ledger.hashing import json_digest, posting_digest
 from ledger.keys import chain_keys
@@ -88,7 +88,7 @@ def test_a_settlement_as_the_books_lay_it_out_and_where_the_ledger_parts_from_it
             "net": {"1": -400, "2": 400},
         }
     )
-    lines = _settlement_lines(postings, 42)
+    lines = settlement_lines(postings, 42)
     assert lines == [
         ("player", 7, -400),
         ("pot", 42, 400),
@@ -97,12 +97,12 @@ def test_a_settlement_as_the_books_lay_it_out_and_where_the_ledger_parts_from_it
         ("pot", 42, -800),
         ("player", 8, 800),
     ]
-    assert _first_difference(lines, lines) == "no difference"
+    assert where_lines_part(lines, lines) == "no difference"
     changed = [*lines[:1], ("pot", 42, 7), *lines[2:]]
-    assert _first_difference(lines, changed) == "line 2: expected +400 to pot 42, the ledger has +7 to pot 42"
-    assert _first_difference(lines, lines[:4]) == "line 5: expected -800 to pot 42, the ledger has nothing"
+    assert where_lines_part(lines, changed) == "line 2: expected +400 to pot 42, the ledger has +7 to pot 42"
+    assert where_lines_part(lines, lines[:4]) == "line 5: expected -800 to pot 42, the ledger has nothing"
     assert (
-        _first_difference([], [("house", None, 5)]) == "line 1: expected nothing, the ledger has +5 to house"
+        where_lines_part([], [("house", None, 5)]) == "line 1: expected nothing, the ledger has +5 to house"
     )
 
 

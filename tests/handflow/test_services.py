@@ -23,8 +23,9 @@ from ledger.models import Entry, JournalTransaction
 from ledger.shifts import Shift
 from ledger.verification import verify_ledger
 from tables import services as floor_services
+from tables.choices import HandStatus
 from tables.errors import FloorError
-from tables.models import Game, Hand, HandStatus, Player, Table
+from tables.models import Game, Hand, Player, Table
 from tests.web.terminal_client import fees_shown
 from web.terminal.serializers import ChipMovementSerializer, FeePreviewSerializer, TerminalHandSerializer
 

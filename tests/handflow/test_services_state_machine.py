@@ -39,8 +39,9 @@ from ledger.verification import verify_ledger
 from poker.showdown import decide
 from tables import errors, services
 from tables.buttons import choose_dealt
+from tables.choices import HandStatus
 from tables.games import misdeal_reasons_for
-from tables.models import Hand, HandStatus, Player, Seating, Table
+from tables.models import Hand, Player, Seating, Table
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "shdc"]
 RANK = {r: i for i, r in enumerate("23456789TJQKA")}
