@@ -33,7 +33,7 @@ def table_chips(*, table: Table) -> dict[int, int]:
     )
 
 
-def chips_subquery(*, table_id: object, player_id: object = None) -> Subquery:
+def chips_subquery(*, table_id: int | OuterRef, player_id: int | OuterRef | None = None) -> Subquery:
     """A player's chips at a table as an expression to annotate rows with, for a read that must
     stay one statement (the terminal's screen reads its hand on every tap): the same balance
     :func:`table_chips` reads, None where the player has no account there yet.
