@@ -106,7 +106,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "web.middleware.RefuseNulMiddleware",
+    "web.common.middleware.RefuseNulMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
@@ -217,7 +217,7 @@ if any(DATABASE_OWNER[key] != DATABASES["default"][key] for key in ("ENGINE", "N
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- The cache, shared by every process of the server (docs/deployment.md, "The cache") -----------
-# The per-user rates of the heavy requests count in Django's default cache (web/throttles.py, DRF's
+# The per-user rates of the heavy requests count in Django's default cache (web/common/throttles.py, DRF's
 # throttles), and so does the pending mark of a queued integrity check (backoffice/integrity_status.py).
 # Django's own default, a local-memory cache, is one per process: each of gunicorn's WORKERS would
 # keep its own count, and a user got WORKERS times the limit. CACHE_URL names a cache every process
@@ -394,17 +394,17 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "web.pagination.Pagination",
-    # JSON too deep for Python or with text PostgreSQL can't hold is a 400 (web/parsers.py).
+    "DEFAULT_PAGINATION_CLASS": "web.common.pagination.Pagination",
+    # JSON too deep for Python or with text PostgreSQL can't hold is a 400 (web/common/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
-        "web.parsers.GuardedJSONParser",
+        "web.common.parsers.GuardedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "PAGE_SIZE": 100,
     # Domain errors (casino.core.errors.DomainError) answer with their status and body; DRF's own
-    # errors as DRF answers them (web/errors.py).
-    "EXCEPTION_HANDLER": "web.errors.api_exception_handler",
+    # errors as DRF answers them (web/common/errors.py).
+    "EXCEPTION_HANDLER": "web.common.errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card room table management API",
@@ -418,7 +418,7 @@ SPECTACULAR_SETTINGS = {
     # The statuses every operation shares (401, 403, 404 by id, 400 on input), documented once.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "web.schema.document_error_responses",
+        "web.common.schema.document_error_responses",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -506,7 +506,7 @@ LOGGING = {
 EXPORT_RETENTION_DAYS = env_int("EXPORT_RETENTION_DAYS", 90)
 if EXPORT_RETENTION_DAYS < 1:
     raise ImproperlyConfigured(f"EXPORT_RETENTION_DAYS={EXPORT_RETENTION_DAYS} must be at least 1 day")
-# Per user, for the API and the pages alike (web/throttles.py): reports built now, exports
+# Per user, for the API and the pages alike (web/common/throttles.py): reports built now, exports
 # requested, files downloaded. DRF's notation: <number>/<second|minute|hour|day>.
 HEAVY_REQUEST_RATES = {
     "reports": os.environ.get("RATE_REPORTS", "60/minute"),

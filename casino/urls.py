@@ -21,7 +21,7 @@ urlpatterns = [
     path("", include("web.floor_urls")),
 ]
 
-# The API's 404 for a path that is no route has the API's documented error body (web/errors.py).
-handler400 = "web.errors.bad_request"
-handler403 = "web.errors.permission_denied"
-handler404 = "web.errors.not_found"
+# The API's 404 for a path that is no route has the API's documented error body (web/common/errors.py).
+handler400 = "web.common.errors.bad_request"
+handler403 = "web.common.errors.permission_denied"
+handler404 = "web.common.errors.not_found"

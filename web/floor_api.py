@@ -1,7 +1,7 @@
 """REST API of the floor (under ``/api/``). Views translate HTTP to service calls and back.
 
 Floor errors become ``{"code", "detail"[, "field"]}`` bodies: 400 for invalid input, 404 for
-something unknown, 409 for a conflict with the floor's state (``web.errors``, for the whole API).
+something unknown, 409 for a conflict with the floor's state (``web.common.errors``, for the whole API).
 Each action needs the Django permissions in its viewset's ``action_permissions`` (see
 :mod:`tables.roles`).
 """
@@ -58,7 +58,7 @@ from web.floor_serializers import (
     TableCreateSerializer,
     TableSerializer,
 )
-from web.permissions import ActionPermissionMixin
+from web.common.permissions import ActionPermissionMixin
 
 #: A game's slug, a stakes' or a schedule's code in a route (letters, digits, ``_ . -``; no NUL,
 #: no slash: anything else is no route, a 404).

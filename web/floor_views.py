@@ -67,7 +67,7 @@ from web.floor_forms import (
     dollars_to_cents,
     large_amount_cents,
 )
-from web.pages import refusal, whole_number
+from web.common.pages import refusal, whole_number
 
 
 def _table(number: int) -> Table:

@@ -5,7 +5,7 @@ Permissions per action (``action_permissions``; unlisted actions are refused): r
 ``ledger.view_reports``; writing needs the record's ``add_*`` permission (a sign-off
 ``ledger.sign_off_variance``). Auditors read everything and write nothing. Errors are
 ``{"code", "detail"[, "field"]}`` (400/403/404/409); bad filters are 400 with ``errors`` by field
-(``web.errors``, for the whole API). Nothing is stored by a browser or proxy (``Cache-Control:
+(``web.common.errors``, for the whole API). Nothing is stored by a browser or proxy (``Cache-Control:
 no-store``, :class:`NoStoreMixin`).
 """
 
@@ -41,8 +41,8 @@ from ledger.errors import RecordNotFound
 from ledger.models import DropCount, ExportStatus, FeeWaiver, IntegrityCheck, ReportExport, ShiftClose
 from tables.models import Hand, Player, Table
 from web import ledger_serializers as serializers
-from web.permissions import ActionPermissionMixin
-from web.throttles import DOWNLOADS, EXPORTS, REPORTS, HeavyRequestThrottle
+from web.common.permissions import ActionPermissionMixin
+from web.common.throttles import DOWNLOADS, EXPORTS, REPORTS, HeavyRequestThrottle
 
 VIEW = ["ledger.view_reports"]
 
@@ -103,7 +103,7 @@ def _filters(request: Request) -> ReportFilters:
 
 
 class ScopedThrottleMixin(APIView):
-    """Per-user rates (``web.throttles``) of the actions named in ``throttle_scopes``; the others
+    """Per-user rates (``web.common.throttles``) of the actions named in ``throttle_scopes``; the others
     aren't limited."""
 
     throttle_scopes: dict[str, str] = {}

@@ -10,7 +10,7 @@ digest) when it holds at most ``exports.INLINE_CSV_MAX_ROWS`` rows. ``?format=pd
 CSV, is never built in the request: it is queued as a background export and the browser is sent to
 that export's page, which polls until the file is ready (docs/reports.md, "Bounded work"). Periods
 and page sizes are held to ``backoffice.reports.limits``; report pages, exports and downloads count
-against the user's rates (``web.throttles``). Hand history and the journal are paged: their page
+against the user's rates (``web.common.throttles``). Hand history and the journal are paged: their page
 exports cover the page; a whole-period export is requested in the background (``exports``).
 Every hand a report names links to its entry in the hand history (``reports:hand``): its cards, the
 reading and the ledger's postings. No page or download is stored by a browser or proxy
@@ -56,7 +56,7 @@ from ledger.models import (
 )
 from ledger.shifts import Shift
 from tables.models import Hand, Player, Table
-from web import throttles
+from web.common import throttles
 from web.ledger_forms import (
     CloseShiftForm,
     DropCorrectionForm,
@@ -66,7 +66,7 @@ from web.ledger_forms import (
     SignOffForm,
     WaiverForm,
 )
-from web.throttles import page_throttled
+from web.common.throttles import page_throttled
 
 VIEW_REPORTS = "ledger.view_reports"
 

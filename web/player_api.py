@@ -9,7 +9,7 @@
 * ``/api/cash-day/``: ``settings/`` (read; POST changes, with a reason), ``check/`` (what a buy-in,
   rebuy or cash-out would do to the player's gaming day), ``report/?day=`` (the day's report).
 
-Errors are the API's one body (``web.errors``); each action needs the permissions listed. Every
+Errors are the API's one body (``web.common.errors``); each action needs the permissions listed. Every
 change to a player goes through ``tables.services`` and so leaves its row in the change log (who,
 when, old -> new); a player with any history is not deleted (409 ``in_use``).
 """
@@ -33,7 +33,7 @@ from tables.errors import FloorNotFound
 from tables.models import CashDaySettings, Player, PlayerIdentification
 from tables.selectors import find_players, same_person_candidates
 from web.floor_serializers import ErrorSerializer, PlayerSerializer
-from web.permissions import ActionPermissionMixin
+from web.common.permissions import ActionPermissionMixin
 from web.player_data import player_overview
 from web.player_serializers import (
     CashCheckQuerySerializer,

@@ -27,7 +27,7 @@ from tables import services
 from tables.errors import FloorError
 from tables.models import CashDaySettings, IdentificationKind, Player
 from tables.selectors import find_players, same_person_candidates
-from web.pages import refusal, whole_number
+from web.common.pages import refusal, whole_number
 from web.player_data import player_overview
 
 

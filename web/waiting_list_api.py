@@ -1,7 +1,7 @@
 """REST API of the waiting lists, the seat offers, must-move tables and the lists' record (under
 ``/api/``; docs/waiting-lists.md). Views translate HTTP to service calls and back; the services
 (:mod:`tables.services`) decide. Refusals are domain errors with the documented body
-(``web.errors``): 400 invalid input or out of turn without a reason, 404 unknown, 409 the floor's
+(``web.common.errors``): 400 invalid input or out of turn without a reason, 404 unknown, 409 the floor's
 state forbids it. Reads need the lists' view permissions; writes ``tables.run_waiting_lists``;
 the room's settings ``tables.change_waitinglistsettings``.
 """
@@ -37,7 +37,7 @@ from tables.models import (
 )
 from tables.waiting_list_selectors import FloorState, day_bounds, names_at_events
 from web.floor_serializers import ErrorSerializer, ReasonSerializer
-from web.permissions import ActionPermissionMixin
+from web.common.permissions import ActionPermissionMixin
 from web.waiting_list_serializers import (
     AddToListsSerializer,
     CallSerializer,

@@ -31,7 +31,7 @@ from tables.models import (
 from tables.services import SETTINGS_FIELDS
 from tables.waiting_list_selectors import Candidate, FloorState, Row, TableCalls, names_at_events
 
-#: The largest id a route or a body may name (a 64-bit column's range, as web.permissions).
+#: The largest id a route or a body may name (a 64-bit column's range, as web.common.permissions).
 MAX_ID = 10**18
 
 

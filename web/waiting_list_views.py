@@ -45,7 +45,7 @@ from tables.models import (
 )
 from tables.waiting_list_selectors import Candidate, FloorState, day_report
 from web.floor_forms import PageInputError
-from web.pages import refusal, whole_number
+from web.common.pages import refusal, whole_number
 from web.waiting_list_forms import AddToListsForm, ListSettingsForm
 
 RUN = "tables.run_waiting_lists"

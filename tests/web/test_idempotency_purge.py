@@ -1,4 +1,4 @@
-"""The API's replay records expire (web.idempotency.purge_expired, the daily
+"""The API's replay records expire (web.common.idempotency.purge_expired, the daily
 ``tables.purge_idempotency_keys`` job, web.tasks); the money they guarded stays exactly-once through
 the ledger's own keys."""
 
@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from backoffice.schedules import SCHEDULES
 from ledger.models import JournalTransaction
 from tables.models import ChipMovement, Player, Table
-from web import idempotency
+from web.common import idempotency
 from web.models import IdempotentRequest
 from web.tasks import purge_idempotency_keys
 

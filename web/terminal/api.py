@@ -1,7 +1,7 @@
 """The dealer terminals' API (under ``/api/terminal/``): chips, fees, hands and their money.
 
 Views only translate HTTP to :mod:`handflow.services` calls and back. Every write needs an
-``Idempotency-Key`` header (:mod:`web.idempotency`). Errors: 400 bad input (the rules
+``Idempotency-Key`` header (:mod:`web.common.idempotency`). Errors: 400 bad input (the rules
 engine's message for a bad showdown), 403 permission, 404 unknown table/player/hand, 409 a
 conflict with the floor's or the ledger's state (chips locked during a hand, hand settled or
 void, idempotency conflict, insufficient chips).
@@ -40,8 +40,8 @@ from tables.models import Game, Hand, HandPlayer, Player, Table
 from tables.services import MAX_FIELD_CHARS
 from web.floor_api import _input, _table
 from web.floor_serializers import ErrorSerializer, MisdealSerializer
-from web.idempotency import IDEMPOTENCY_HEADER, idempotent, ledger_key
-from web.permissions import ActionPermissionMixin
+from web.common.idempotency import IDEMPOTENCY_HEADER, idempotent, ledger_key
+from web.common.permissions import ActionPermissionMixin
 from web.terminal.serializers import (
     BuyInSerializer,
     CashOutSerializer,

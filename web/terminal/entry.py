@@ -21,7 +21,7 @@ from poker.sweeps import parse_sweep_kind
 from tables.models import Game
 from tables.services import MAX_FIELD_CHARS
 from web.floor_forms import BOARD_FIELDS, PageInputError
-from web.pages import whole_number
+from web.common.pages import whole_number
 
 #: Taiwanese poker is dealt with one board per field of the entry, at most.
 MAX_BOARDS = len(BOARD_FIELDS)

@@ -39,7 +39,7 @@ from tables.errors import FeesChanged
 from tables.games import say_games
 from tables.models import Hand, HandPlayer, Table, format_cents
 from web.floor_forms import MisdealForm, PageInputError, showdown_from_post
-from web.pages import whole_number
+from web.common.pages import whole_number
 from web.terminal.entry import NextHandChoice, Refusal, bad_fields, check_entry, fees_posted, posted_entry
 from web.terminal.screen import terminal_screen
 

@@ -37,7 +37,7 @@ class ActionPermission(BasePermission):
 class ActionPermissionMixin:
     """For every API viewset: each action needs the Django permissions ``action_permissions`` lists
     for it (an action it doesn't list is refused). Errors are mapped once for the whole API
-    (``web.errors``), not per viewset."""
+    (``web.common.errors``), not per viewset."""
 
     # Typed as APIView.permission_classes is (a mixin's attribute must match the view's exactly).
     permission_classes: Sequence[type[BasePermission] | OperandHolder | SingleOperandHolder] = (

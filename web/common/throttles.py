@@ -11,7 +11,7 @@ Three scopes, their rates in ``settings.HEAVY_REQUEST_RATES`` (``"60/minute"``, 
 :class:`HeavyRequestThrottle` is DRF's ``ScopedRateThrottle`` (the view's ``throttle_scope``), its
 history in Django's default cache, keyed by the account; :func:`page_throttled` applies the same
 throttle, and so the same counter, to a page. Too many: the API answers 429 with the documented
-error body (``web.errors``: ``{"code": "throttled", "detail"}``) and ``Retry-After``; a page, 429
+error body (``web.common.errors``: ``{"code": "throttled", "detail"}``) and ``Retry-After``; a page, 429
 with the same words.
 """
 

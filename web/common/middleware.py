@@ -3,7 +3,7 @@
 PostgreSQL text columns can't hold NUL (``\\x00``): a lookup or a filter with one raised a
 ``DataError`` (500) at the first query, e.g. ``/api/players/?search=a%00b``. No name, code or
 number of this site contains it, so a request that carries one is refused with a 400 in one place,
-whatever view it was for. (JSON bodies are checked by :mod:`web.parsers`.)
+whatever view it was for. (JSON bodies are checked by :mod:`web.common.parsers`.)
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each view documents its own successes and domain refusals (``ERRORS`` in each ``*_api.py``). The
 answers every operation shares come from the framework, not from the view, so they are added here
-in one place, each with the one error body ``{code, detail[, field, errors]}`` (``web.errors``):
+in one place, each with the one error body ``{code, detail[, field, errors]}`` (``web.common.errors``):
 
 * 401: no or bad credentials (every operation needs a login);
 * 403: the role lacks the permission;

@@ -93,7 +93,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """``handler400``: a request Django refuses before any view (a multipart body without its
-    boundary, too many fields, a body too large: read first by ``web.middleware``) answers the
+    boundary, too many fields, a body too large: read first by ``web.common.middleware``) answers the
     API's documented body under ``/api/``, Django's page elsewhere."""
     if request.path.startswith("/api/"):
         if isinstance(exception, MultiPartParserError):
