@@ -331,7 +331,7 @@ except ValueError as exc:
 # Logins: django-axes counts failed logins (the login page, the admin; every authenticate() with a
 # request) and locks out an address, and separately a username, after LOGIN_FAILURE_LIMIT failures
 # within LOGIN_LOCKOUT_MINUTES, for that long after the last one. A locked-out attempt is refused before
-# its password is hashed (casino.auth), with a 429 and the lock-out page (web.sessions.locked_out).
+# its password is hashed (casino.auth), with a 429 and the lock-out page (web.accounts.sessions.locked_out).
 # Staff unlock early with `manage.py axes_reset_username NAME` or `axes_reset_ip ADDRESS`.
 INSTALLED_APPS += ["axes"]
 MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last: turns a lock-out into its response
@@ -343,7 +343,7 @@ AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = dt.timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # each on its own: an address, or a username
 AXES_CLIENT_IP_CALLABLE = "casino.core.client_address.client_address"
-AXES_LOCKOUT_CALLABLE = "web.sessions.locked_out"  # the lock-out page, 429
+AXES_LOCKOUT_CALLABLE = "web.accounts.sessions.locked_out"  # the lock-out page, 429
 # Failures are counted in the database (axes's AccessAttempt rows), which every process shares: no cache.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 # The access log (ledger.AccessEvent, append-only) records every login, logout and failure; axes's
@@ -351,7 +351,7 @@ AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
 
-# Sessions end after a time without a request (web.sessions.IdleSessionMiddleware): a back-office
+# Sessions end after a time without a request (web.accounts.sessions.IdleSessionMiddleware): a back-office
 # session after SESSION_IDLE_MINUTES, a dealer terminal's (a user whose only role is Dealer) after
 # TERMINAL_IDLE_MINUTES. The cookie lasts no longer than the longer of the two.
 SESSION_IDLE_MINUTES = env_int("SESSION_IDLE_MINUTES", 30)
@@ -362,13 +362,13 @@ SESSION_COOKIE_AGE = 60 * max(SESSION_IDLE_MINUTES, TERMINAL_IDLE_MINUTES)
 # After the messages middleware (it may say why the session ended), before any view is chosen.
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.contrib.messages.middleware.MessageMiddleware") + 1,
-    "web.sessions.IdleSessionMiddleware",
+    "web.accounts.sessions.IdleSessionMiddleware",
 )
 
 # Content-Security-Policy (Django's own): scripts, styles, images, fonts and connections from the site
 # only, no inline script or style, no plugins, no framing. The pages keep their scripts and styles in
 # static/. The API's documentation pages (Swagger UI, Redoc) inline styles: they relax style-src alone
-# (web.api_docs).
+# (web.site.api_docs).
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "django.middleware.csp.ContentSecurityPolicyMiddleware",

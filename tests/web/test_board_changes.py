@@ -27,7 +27,7 @@ from django.utils import timezone
 from tables import services
 from tables.board import REDRAW_AT_LEAST_EVERY, board, board_version
 from tables.models import Game, Player, Stakes, Table
-from web import board_views
+from web.board import views as board_views
 
 pytestmark = pytest.mark.django_db
 

@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from casino.core.money import AmountError, parse_dollars
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from tables import services
 from tables.models import ChipMovement, Player, PlayerIdentification, Seating, Table
-from web.floor_forms import PageInputError, dollars_to_cents
 
 
 def _floor(users: dict[str, Any]) -> Client:
@@ -127,9 +127,9 @@ def test_a_ten_digit_amount_names_the_tables_limit(
 
 
 def test_an_amount_beyond_what_any_form_takes_is_called_too_large() -> None:
-    with pytest.raises(PageInputError, match=r"more than \$999,999,999,999, the most a form takes"):
-        dollars_to_cents("1" + "0" * 12, "amount")
-    assert dollars_to_cents("1000000000", "amount") == 100_000_000_000
+    with pytest.raises(AmountError, match=r"more than \$999,999,999,999, the most a form takes"):
+        parse_dollars("1" + "0" * 12, what="amount")
+    assert parse_dollars("1000000000", what="amount") == 100_000_000_000
 
 
 def test_a_large_buy_in_at_a_points_table_is_asked_about_first(
@@ -199,7 +199,7 @@ def test_the_services_decide_and_the_page_asks_their_refusal(
     """The page's own questions are a courtesy: with them skipped (the state changed after the
     page asked), the money flow still refuses, and the page asks the same question; nothing is
     written until it is answered."""
-    from web.floor_views import ManageTableView
+    from web.floor.views import ManageTableView
 
     monkeypatch.setattr(ManageTableView, "_ask_first", lambda self, *args: None)
     other = make_table(number=40, game="holdem", stakes="nl-100-500", schedule="A")

@@ -85,6 +85,34 @@ def test_the_setup_page_refuses_with_the_field_at_fault(
     assert table.stakes.code == "nl-100-500"
 
 
+@pytest.mark.parametrize("chip", ["\u00b2", "\u0663", "1.005", "-1"])
+def test_a_chip_that_is_no_amount_is_a_form_error_on_both_setup_pages(
+    floor: Client, make_table: Callable[..., Table], chip: str
+) -> None:
+    """The chip goes through the one money parser: a digit that is not ASCII's (``²``, ``٣``)
+    is the field's error, never a server error, and nothing changes."""
+    table = make_table(number=15, game="holdem", stakes="nl-100-500", schedule="A")
+    response = floor.post(
+        "/floor/tables/new/",
+        {"number": "16", "game": "holdem", "stakes": "nl-100-500", "kill": "none",
+         "collection_schedule": "A", "seat_count": "10", "chip": chip, "reason": "new"},
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert "is not an amount in dollars" in text(response)
+    assert 'id="error-chip"' in text(response)
+    assert not Table.objects.filter(number=16).exists()
+    response = floor.post(
+        f"/floor/tables/{table.number}/setup/",
+        {"game": "holdem", "stakes": "nl-100-500", "kill": "none", "collection_schedule": "A",
+         "seat_count": "10", "chip": chip, "reason": "chip"},
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert "is not an amount in dollars" in text(response)
+    before = table.chip_unit_cents
+    table.refresh_from_db()
+    assert table.chip_unit_cents == before
+
+
 def test_dealers_and_auditors_set_up_no_table(users: dict[str, Any], house: None) -> None:
     for role in ("dealer", "auditor"):
         client = logged_in(users[role])

@@ -1,4 +1,4 @@
-"""The home page (web/home_views.py): the open tables, and the floor manager's overview of the
+"""The home page (web/floor/home.py): the open tables, and the floor manager's overview of the
 shift (hands and fees per table, a failed integrity check flagged)."""
 
 from __future__ import annotations

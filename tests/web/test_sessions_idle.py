@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
 
 from ledger.models import AccessEvent, AccessEventKind
-from web.sessions import IDLE_LIMIT_KEY, LAST_SEEN_KEY, duration, is_terminal
+from web.accounts.sessions import IDLE_LIMIT_KEY, LAST_SEEN_KEY, duration, is_terminal
 
 pytestmark = pytest.mark.django_db
 

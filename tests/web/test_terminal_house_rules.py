@@ -12,7 +12,7 @@ from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from poker.games import MAX_BOARDS, rules_for
 from tables.models import Game, HandResult, Player, Table
-from web.floor_forms import BOARD_FIELDS, SWEEP_CHOICES, showdown_from_post, sweep_choices
+from web.terminal.showdown_input import BOARD_FIELDS, SWEEP_CHOICES, showdown_from_post, sweep_choices
 
 
 def test_the_entrys_boards_and_sweeps_are_the_engines() -> None:

@@ -24,8 +24,8 @@ from ledger.models import JournalTransaction
 from poker.games import rules_for
 from tables import services as floor
 from tables.models import Game, Hand, HandPlayer, HandResult, HandStatus, Player, Table
-from web.floor_forms import entry_from_submitted, showdown_from_post
 from web.terminal.entry import bad_fields
+from web.terminal.showdown_input import entry_from_submitted, showdown_from_post
 from web.terminal.views import PANEL_HEADER
 
 HX = {"HX-Request": "true"}

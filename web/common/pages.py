@@ -2,7 +2,7 @@
 
 A page's POST calls one service; when the service refuses (a
 :class:`casino.core.errors.DomainError`: nothing was written) or the page can't read its own
-input (``web.floor_forms.PageInputError``), the refusal is shown as the page's error message and
+input (``PageInputError``), the refusal is shown as the page's error message and
 the page is drawn again as it stands.
 """
 
@@ -18,6 +18,15 @@ from casino.core.errors import DomainError
 #: ASCII digits only, at most 18 (within a 64-bit column): "²" and "٣" pass ``str.isdigit()`` but
 #: not ``int()``, and a 5,000-digit number is no row id or count a page ever sends.
 _WHOLE = re.compile(r"[0-9]{1,18}")
+
+
+class PageInputError(ValueError):
+    """Form input that can't be read (the message names the field; ``field`` is the input's name
+    when known, so the page can mark it)."""
+
+    def __init__(self, message: str, *, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def whole_number(text: object) -> int | None:

@@ -21,6 +21,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q
 
 from casino.core.errors import DomainError
+from casino.core.money import amount_text
 from handflow import services as hand_flow
 from handflow.services import DealPlan
 from ledger.models import JournalTransaction
@@ -42,14 +43,7 @@ from tables.models import (
     format_cents,
 )
 from tables.selectors import choice_games
-from web.floor_forms import (
-    BOARD_FIELDS,
-    SWEEP_CHOICES,
-    PageInputError,
-    cents_to_dollars,
-    entry_from_submitted,
-    showdown_from_post,
-)
+from web.common.pages import PageInputError
 from web.terminal.entry import MAX_BOARDS, CardField, NextHandChoice, Refusal, card_grid
 from web.terminal.parts import (
     BetweenHands,
@@ -69,6 +63,7 @@ from web.terminal.presenters import (
     reading_view,
 )
 from web.terminal.serializers import TerminalHandSerializer
+from web.terminal.showdown_input import BOARD_FIELDS, SWEEP_CHOICES, entry_from_submitted, showdown_from_post
 
 # --- Reading the parts ------------------------------------------------------------------------------------
 
@@ -225,7 +220,7 @@ def showdown_entry(
                 holds_kill_button=seat == kill_button and seat != kill_seat,
                 base_cents=base,
                 fields=tuple(seat_fields),
-                put_in=put_in if put_in is not None else (cents_to_dollars(base) if base else ""),
+                put_in=put_in if put_in is not None else (amount_text(base) if base else ""),
                 put_in_bad=f"put_in_{seat}" in bad,
                 after_draw=values.get(f"after_draw_{seat}", ""),
                 after_draw_bad=f"after_draw_{seat}" in bad,

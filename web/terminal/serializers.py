@@ -30,7 +30,7 @@ from tables.models import (
     ReadingStatus,
     Table,
 )
-from web.floor_serializers import elsewhere_reason_field
+from web.floor.serializers import elsewhere_reason_field
 
 MAX_CENTS = 2**62  # within a 64-bit column: a larger amount is refused as input, never overflows
 

@@ -2,8 +2,7 @@
 
 from django.urls import path
 
-from web import access_log_views
-from web import ledger_views as views
+from web.reports import access_log, views
 
 app_name = "reports"
 
@@ -23,7 +22,7 @@ urlpatterns = [
     path("drops/<int:pk>/sign-off/", views.SignOffView.as_view(), name="drop-sign-off"),
     path("waivers/new/", views.WaiverCreateView.as_view(), name="waiver-new"),
     path("changes/", views.ChangeLogView.as_view(), name="changes"),
-    path("access/", access_log_views.AccessLogView.as_view(), name="access"),
+    path("access/", access_log.AccessLogView.as_view(), name="access"),
     path("shifts/", views.ShiftCloseListView.as_view(), name="shifts"),
     path("shifts/<int:pk>/", views.ShiftCloseDetailView.as_view(), name="shift"),
     path("exports/", views.ExportListView.as_view(), name="exports"),

@@ -57,7 +57,8 @@ from ledger.models import (
 from ledger.shifts import Shift
 from tables.models import Hand, Player, Table
 from web.common import throttles
-from web.ledger_forms import (
+from web.common.throttles import page_throttled
+from web.reports.forms import (
     CloseShiftForm,
     DropCorrectionForm,
     DropCountForm,
@@ -66,7 +67,6 @@ from web.ledger_forms import (
     SignOffForm,
     WaiverForm,
 )
-from web.common.throttles import page_throttled
 
 VIEW_REPORTS = "ledger.view_reports"
 

@@ -24,7 +24,6 @@ from tables.models import (
     KillType,
     MisdealReason,
     Payer,
-    Player,
     RateStructure,
     Seat,
     Seating,
@@ -32,26 +31,12 @@ from tables.models import (
     Table,
 )
 from tables.services import RATE_FIELDS, STAKES_FIELDS
-from tables.validators import integer_problem, rates_fee_warnings
+from tables.validators import rates_fee_warnings
+from web.common.serializers import WholeNumberField
 
 
 def _username(user: AbstractBaseUser | None) -> str | None:
     return user.get_username() if user is not None else None
-
-
-class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
-    """The body of every error of the API (400, 401, 403, 404, 405, 409, 415)."""
-
-    code = serializers.CharField(
-        help_text="Stable, machine readable: invalid, seat_taken, table_closed, permission_denied, ..."
-    )
-    detail = serializers.CharField(help_text="What went wrong, for people.")
-    field = serializers.CharField(required=False, help_text="The input at fault, when there is one.")
-    errors = serializers.DictField(  # type: ignore[assignment]  # a declared field, not Serializer.errors
-        child=serializers.CharField(),
-        required=False,
-        help_text="Every problem found, by input (a validation error).",
-    )
 
 
 class GameSerializer(serializers.ModelSerializer[Game]):
@@ -122,19 +107,6 @@ class CollectionRateSerializer(serializers.ModelSerializer[CollectionRate]):
     class Meta:
         model = CollectionRate
         fields = (*RATE_FIELDS, "limits_label", "fee_label")
-
-
-class WholeNumberField(serializers.IntegerField):
-    """An integer that arrives as one: a JSON number without a fraction, never a bool, a float
-    (2.5, 2.0) or a string ("150", "5%"). Money is exact; a client sending anything else has a bug
-    the API should show, not round (:func:`tables.validators.integer_problem`, the rule every
-    writer of a rate reaches)."""
-
-    def to_internal_value(self, data: Any) -> int:
-        problem = integer_problem(data)
-        if problem is not None:
-            raise serializers.ValidationError(problem, code="invalid")
-        return int(super().to_internal_value(data))
 
 
 def _cents(**kwargs: Any) -> WholeNumberField:
@@ -367,29 +339,6 @@ class TableConfigureSerializer(serializers.Serializer[dict[str, Any]]):
         help_text="none, half or full: the stakes of the same limits with this kill.",
     )
     reason = serializers.CharField(help_text="Why; kept in the configuration history.")
-
-
-class ReasonSerializer(serializers.Serializer[dict[str, Any]]):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
-
-
-class PlayerSerializer(serializers.ModelSerializer[Player]):
-    confirmed_new_person = serializers.BooleanField(
-        write_only=True,
-        required=False,
-        default=False,
-        help_text=(
-            "Creating: a name or phone matching a player on file is refused (409 possible_duplicate, "
-            "'same person?'); true once the floor said this is someone else."
-        ),
-    )
-
-    class Meta:
-        model = Player
-        fields = ("id", "name", "member_number", "phone", "merged_into", "created_at", "confirmed_new_person")
-        read_only_fields = ("id", "merged_into", "created_at")
-        # The service checks member-number uniqueness (409 with a clear message).
-        extra_kwargs: dict[str, dict[str, Any]] = {"member_number": {"validators": []}}
 
 
 class SeatingSerializer(serializers.ModelSerializer[Seating]):

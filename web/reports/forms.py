@@ -1,37 +1,18 @@
 """Forms of the report pages. They only read and check input; the services decide and write.
 
-Money is typed in dollars (``123.45``) on the pages and turned into integer cents exactly
-(``Decimal``); the API takes cents.
+Money is typed in dollars (``123.45``) on the pages and turned into integer cents by the one
+parser (:class:`web.common.forms.DollarsField`); the API takes cents.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import forms
 
 from ledger.models import ExportFormat, ReportKind
 from ledger.shifts import Shift, ShiftCode
-
-
-def dollars_to_cents(text: str) -> int:
-    """``"123.45"`` -> ``12345``; refuses more than two decimals, signs and non-numbers."""
-    try:
-        value = Decimal(str(text).strip().replace(",", "").removeprefix("$"))
-    except InvalidOperation:
-        raise forms.ValidationError("Enter an amount in dollars, e.g. 1234.50.") from None
-    if not value.is_finite() or value < 0:
-        raise forms.ValidationError("Enter an amount of zero or more.")
-    if value != value.quantize(Decimal("0.01")):
-        raise forms.ValidationError("Cents are the smallest unit (at most two decimals).")
-    return int(value * 100)
-
-
-class DollarsField(forms.CharField):
-    def clean(self, value: Any) -> int:
-        text = super().clean(value)
-        return dollars_to_cents(text)
+from web.common.forms import DollarsField, WholeNumberField
 
 
 class FilterForm(forms.Form):
@@ -55,7 +36,7 @@ class ShiftField(forms.CharField):
 
 
 class DropCountForm(forms.Form):
-    table = forms.IntegerField(min_value=1, max_value=32_767, label="Table number")
+    table = WholeNumberField(min_value=1, max_value=32_767, label="Table number")
     shift = ShiftField(help_text="YYYY-MM-DD/grave, /day or /swing")
     amount = DollarsField(label="Drop counted ($)")
     counter_one = forms.CharField(max_length=100, label="First counter")
@@ -78,8 +59,8 @@ class SignOffForm(forms.Form):
 
 
 class WaiverForm(forms.Form):
-    hand = forms.IntegerField(min_value=1, max_value=2**62, label="Hand id")
-    player = forms.IntegerField(min_value=1, max_value=2**62, label="Player id")
+    hand = WholeNumberField(min_value=1, max_value=2**62, label="Hand id")
+    player = WholeNumberField(min_value=1, max_value=2**62, label="Player id")
     amount = DollarsField(label="Fee not collected ($)")
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
 

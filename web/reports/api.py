@@ -40,9 +40,9 @@ from backoffice.waivers import waive_fee
 from ledger.errors import RecordNotFound
 from ledger.models import DropCount, ExportStatus, FeeWaiver, IntegrityCheck, ReportExport, ShiftClose
 from tables.models import Hand, Player, Table
-from web import ledger_serializers as serializers
 from web.common.permissions import ActionPermissionMixin
 from web.common.throttles import DOWNLOADS, EXPORTS, REPORTS, HeavyRequestThrottle
+from web.reports import serializers
 
 VIEW = ["ledger.view_reports"]
 

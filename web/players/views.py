@@ -27,8 +27,9 @@ from tables import services
 from tables.errors import FloorError
 from tables.models import CashDaySettings, IdentificationKind, Player
 from tables.selectors import find_players, same_person_candidates
+from web.common.forms import WholeNumberField
 from web.common.pages import refusal, whole_number
-from web.player_data import player_overview
+from web.players.data import player_overview
 
 
 class PlayerForm(forms.Form):
@@ -45,11 +46,11 @@ class IdentificationForm(forms.Form):
 
 
 class CashDaySettingsForm(forms.Form):
-    gaming_day_start_hour = forms.IntegerField(min_value=0, max_value=23, label="Gaming day starts at (hour)")
-    log_threshold = forms.IntegerField(
+    gaming_day_start_hour = WholeNumberField(min_value=0, max_value=23, label="Gaming day starts at (hour)")
+    log_threshold = WholeNumberField(
         min_value=1, max_value=100_000_000, label="Log each transaction over ($)"
     )
-    report_threshold = forms.IntegerField(
+    report_threshold = WholeNumberField(
         min_value=1, max_value=100_000_000, label="Identification when the day's total passes ($)"
     )
     reason = forms.CharField(max_length=500)

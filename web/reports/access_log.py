@@ -26,7 +26,7 @@ from django.views import View
 from backoffice.exports import download_response
 from ledger.models import AccessEvent, AccessEventKind
 from ledger.shifts import local_midnight, room_zone
-from web.ledger_views import ReportPermission
+from web.reports.views import ReportPermission
 
 PAGE_ROWS = 500
 """Rows shown on the page (the CSV has them all)."""

@@ -44,9 +44,8 @@ from tables.models import (
     WaitingListSettings,
 )
 from tables.waiting_list_selectors import Candidate, FloorState, day_report
-from web.floor_forms import PageInputError
-from web.common.pages import refusal, whole_number
-from web.waiting_list_forms import AddToListsForm, ListSettingsForm
+from web.common.pages import PageInputError, refusal, whole_number
+from web.lists.forms import AddToListsForm, ListSettingsForm
 
 RUN = "tables.run_waiting_lists"
 #: How often the "Seats to fill" panel asks whether anything changed.

@@ -32,10 +32,10 @@ from tables import services
 from tables.errors import FloorNotFound
 from tables.models import CashDaySettings, Player, PlayerIdentification
 from tables.selectors import find_players, same_person_candidates
-from web.floor_serializers import ErrorSerializer, PlayerSerializer
 from web.common.permissions import ActionPermissionMixin
-from web.player_data import player_overview
-from web.player_serializers import (
+from web.common.serializers import ErrorSerializer
+from web.players.data import player_overview
+from web.players.serializers import (
     CashCheckQuerySerializer,
     CashCheckSerializer,
     CashDayQuerySerializer,
@@ -47,6 +47,7 @@ from web.player_serializers import (
     PlayerMergeInputSerializer,
     PlayerMergeSerializer,
     PlayerOverviewSerializer,
+    PlayerSerializer,
 )
 
 ERRORS = {

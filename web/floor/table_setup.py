@@ -1,7 +1,7 @@
 """Tables set up from the floor: create a table, and change its game (or a choice game), stakes and
 kill, collection schedule, seats and chip, between hands (no Django admin needed).
 
-Input and output only: the form (``web.floor_forms.TableSetupForm``) reads what was typed; the
+Input and output only: the form (``web.floor.forms.TableSetupForm``) reads what was typed; the
 services (:func:`tables.services.create_table`, :func:`tables.services.configure_table`) decide,
 refuse (shown next to the field at fault, nothing written) and write each change to the history,
 which the page shows in words (``backoffice.reports.changes.describe_change``).
@@ -20,22 +20,22 @@ from django.urls import reverse
 from django.views import View
 
 from backoffice.reports.changes import Names, describe_change
+from casino.core.money import amount_text
 from tables import services
 from tables.errors import FloorError
 from tables.models import ConfigChange, Game, Table
 from tables.selectors import choice_games
-from web.floor_forms import PageInputError, TableSetupForm
+from web.floor.forms import TableSetupForm
 
 #: Most history rows the setup page shows (the newest first; the change log report has them all).
 HISTORY_ROWS = 20
 
 
-def _show_error(form: TableSetupForm, exc: FloorError | PageInputError) -> None:
+def _show_error(form: TableSetupForm, exc: FloorError) -> None:
     field = getattr(exc, "field", None) or None
     if field == "chip_unit_cents":
         field = "chip"
-    message = exc.message if isinstance(exc, FloorError) else str(exc)
-    form.add_error(field if field in form.fields else None, message)
+    form.add_error(field if field in form.fields else None, exc.message)
 
 
 def _choices_of_games() -> list[tuple[Game, list[Game]]]:
@@ -119,7 +119,7 @@ class TableSetupView(PermissionRequiredMixin, View):
                 "kill": table.stakes.kill,
                 "collection_schedule": table.collection_schedule.code,
                 "seat_count": table.seat_count,
-                "chip": f"{table.chip_unit_cents / 100:g}",
+                "chip": amount_text(table.chip_unit_cents),
                 "keep_fees_on_misdeal": table.keep_fees_on_misdeal,
             }
         )

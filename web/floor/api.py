@@ -35,16 +35,16 @@ from tables.models import (
     Stakes,
     Table,
 )
-from web.floor_serializers import (
+from web.common.permissions import ActionPermissionMixin
+from web.common.serializers import ErrorSerializer, ReasonSerializer, valid_input
+from web.floor.serializers import (
     CollectionRateSerializer,
     CollectionScheduleSerializer,
     ConfigChangeSerializer,
-    ErrorSerializer,
     GameSerializer,
     HandSerializer,
     MisdealSerializer,
     MovePlayerSerializer,
-    ReasonSerializer,
     ScheduleCreatedSerializer,
     ScheduleCreateSerializer,
     ScheduleReviseSerializer,
@@ -58,7 +58,6 @@ from web.floor_serializers import (
     TableCreateSerializer,
     TableSerializer,
 )
-from web.common.permissions import ActionPermissionMixin
 
 #: A game's slug, a stakes' or a schedule's code in a route (letters, digits, ``_ . -``; no NUL,
 #: no slash: anything else is no route, a 404).
@@ -71,13 +70,8 @@ ERRORS = {
 }
 
 
-def _input(serializer_class: type, request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
-def _table(number: int) -> Table:
+def table_by_number(number: int) -> Table:
+    """The table numbered ``number`` (the floor's 404, ``table_not_found``, if none)."""
     table = Table.objects.filter(number=number).first()
     if table is None:
         raise FloorNotFound(f"There is no table {number}.", code="table_not_found", field="table")
@@ -120,7 +114,7 @@ class StakesViewSet(
     }
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        data = _input(StakesCreateSerializer, request)
+        data = valid_input(StakesCreateSerializer, request)
         reason = data.pop("reason", "")
         code = data.pop("code")
         stakes = services.create_stakes(code=code, by=request.user, reason=reason, **data)
@@ -156,7 +150,7 @@ class CollectionScheduleViewSet(
     }
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        data = _input(ScheduleCreateSerializer, request)
+        data = valid_input(ScheduleCreateSerializer, request)
         schedule = services.create_schedule(by=request.user, **data)
         return Response(ScheduleCreatedSerializer(schedule).data, status=status.HTTP_201_CREATED)
 
@@ -168,7 +162,7 @@ class CollectionScheduleViewSet(
     @action(detail=True, methods=["post"])
     def revise(self, request: Request, code: str | None = None) -> Response:
         schedule = self.get_object()
-        data = _input(ScheduleReviseSerializer, request)
+        data = valid_input(ScheduleReviseSerializer, request)
         version = services.revise_schedule(schedule=schedule, by=request.user, **data)
         return Response(ScheduleVersionWithWarningsSerializer(version).data, status=status.HTTP_201_CREATED)
 
@@ -241,7 +235,7 @@ class TableViewSet(
         return dict(TableSerializer(_table_queryset().get(pk=table.pk)).data)
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        data = _input(TableCreateSerializer, request)
+        data = valid_input(TableCreateSerializer, request)
         table = services.create_table(by=request.user, **data)
         return Response(self._fresh(table), status=status.HTTP_201_CREATED)
 
@@ -253,7 +247,7 @@ class TableViewSet(
     @action(detail=True, methods=["post"])
     def configure(self, request: Request, number: str | None = None) -> Response:
         table = self.get_object()
-        data = _input(TableConfigureSerializer, request)
+        data = valid_input(TableConfigureSerializer, request)
         table = services.configure_table(table=table, by=request.user, **data)
         return Response(self._fresh(table))
 
@@ -263,7 +257,7 @@ class TableViewSet(
     @action(detail=True, methods=["post"])
     def open(self, request: Request, number: str | None = None) -> Response:
         table = self.get_object()
-        data = _input(ReasonSerializer, request)
+        data = valid_input(ReasonSerializer, request)
         return Response(self._fresh(services.open_table(table=table, by=request.user, **data)))
 
     @extend_schema(
@@ -274,7 +268,7 @@ class TableViewSet(
     @action(detail=True, methods=["post"])
     def close(self, request: Request, number: str | None = None) -> Response:
         table = self.get_object()
-        data = _input(ReasonSerializer, request)
+        data = valid_input(ReasonSerializer, request)
         return Response(self._fresh(services.close_table(table=table, by=request.user, **data)))
 
 
@@ -297,7 +291,7 @@ class SeatViewSet(ActionPermissionMixin, viewsets.ReadOnlyModelViewSet[Seat]):
     action_permissions = {"list": ["tables.view_seat"], "retrieve": ["tables.view_seat"]}
 
 
-# --- Seatings (players: web.player_api) -------------------------------------------------------------
+# --- Seatings (players: web.players.api) -------------------------------------------------------------
 
 
 class SeatingFilter(django_filters.FilterSet):
@@ -333,8 +327,8 @@ class SeatingViewSet(
     }
 
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        data = _input(SeatPlayerSerializer, request)
-        table = _table(data["table"])
+        data = valid_input(SeatPlayerSerializer, request)
+        table = table_by_number(data["table"])
         player = Player.objects.filter(pk=data["player"]).first()
         if player is None:
             raise FloorNotFound(
@@ -365,8 +359,8 @@ class SeatingViewSet(
     @action(detail=True, methods=["post"])
     def move(self, request: Request, pk: str | None = None) -> Response:
         seating = self.get_object()
-        data = _input(MovePlayerSerializer, request)
-        to_table = _table(data["to_table"]) if data.get("to_table") else None
+        data = valid_input(MovePlayerSerializer, request)
+        to_table = table_by_number(data["to_table"]) if data.get("to_table") else None
         # A table change carries the chips (the money flow); a seat change is the floor's alone.
         new = hand_flow.move_player(
             seating=seating, to_seat_number=data["to_seat_number"], to_table=to_table, by=request.user
@@ -425,7 +419,7 @@ class HandViewSet(ActionPermissionMixin, viewsets.ReadOnlyModelViewSet[Hand]):
     @action(detail=True, methods=["post"])
     def void(self, request: Request, pk: str | None = None) -> Response:
         hand = self.get_object()
-        data = _input(MisdealSerializer, request)
+        data = valid_input(MisdealSerializer, request)
         voided = hand_flow.misdeal(
             hand=hand, reason_code=data["reason_code"], reason=data["reason"], by=request.user
         )

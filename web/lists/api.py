@@ -36,9 +36,9 @@ from tables.models import (
     WaitingListSettings,
 )
 from tables.waiting_list_selectors import FloorState, day_bounds, names_at_events
-from web.floor_serializers import ErrorSerializer, ReasonSerializer
 from web.common.permissions import ActionPermissionMixin
-from web.waiting_list_serializers import (
+from web.common.serializers import ErrorSerializer, ReasonSerializer
+from web.lists.serializers import (
     AddToListsSerializer,
     CallSerializer,
     FloorCallsSerializer,
@@ -397,7 +397,7 @@ class WaitingListEventViewSet(ActionPermissionMixin, viewsets.ReadOnlyModelViewS
 class WaitingListSettingsViewSet(ActionPermissionMixin, viewsets.GenericViewSet[WaitingListSettings]):
     """The room's list rules: call-in expiry, time to take a called seat, what a missed call costs,
     the table changes' turn, players enough to open a game (one set for the room). One object at
-    one path: routed by hand (``web.floor_api_urls``: GET ``show``, POST ``change``), not as a
+    one path: routed by hand (``web.lists.urls``: GET ``show``, POST ``change``), not as a
     collection."""
 
     serializer_class = WaitingListSettingsSerializer

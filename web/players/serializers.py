@@ -11,9 +11,29 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tables.models import CashDaySettings, IdentificationKind, PlayerIdentification, PlayerMerge
+from tables.models import CashDaySettings, IdentificationKind, Player, PlayerIdentification, PlayerMerge
 from tables.services import CashCheck
-from web.floor_serializers import PlayerSerializer, SeatingSerializer, WholeNumberField
+from web.common.serializers import WholeNumberField
+from web.floor.serializers import SeatingSerializer
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    confirmed_new_person = serializers.BooleanField(
+        write_only=True,
+        required=False,
+        default=False,
+        help_text=(
+            "Creating: a name or phone matching a player on file is refused (409 possible_duplicate, "
+            "'same person?'); true once the floor said this is someone else."
+        ),
+    )
+
+    class Meta:
+        model = Player
+        fields = ("id", "name", "member_number", "phone", "merged_into", "created_at", "confirmed_new_person")
+        read_only_fields = ("id", "merged_into", "created_at")
+        # The service checks member-number uniqueness (409 with a clear message).
+        extra_kwargs: dict[str, dict[str, Any]] = {"member_number": {"validators": []}}
 
 
 class PlayerMergeInputSerializer(serializers.Serializer[dict[str, Any]]):

@@ -5,7 +5,7 @@ user page, or ``manage.py changepassword``), and every reset is in the access lo
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web.sessions import LoginView
+from web.accounts.sessions import LoginView
 
 urlpatterns = [
     path("login/", LoginView.as_view(), name="login"),

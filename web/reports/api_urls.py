@@ -2,7 +2,7 @@
 
 from rest_framework.routers import DefaultRouter
 
-from web import ledger_api as api
+from web.reports import api
 
 router = DefaultRouter()
 router.register("reports", api.ReportViewSet, basename="ledger-report")

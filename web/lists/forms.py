@@ -8,13 +8,14 @@ from typing import Any
 from django import forms
 
 from tables.models import EntryKind, EntrySource, Game, MissedCallPolicy, WaitingList, WaitingListSettings
+from web.common.forms import WholeNumberField
 
 
 class AddToListsForm(forms.Form):
     """A player (chosen, or a new name) onto the lists ticked, or onto every list at the stakes
     chosen ("any $4-$8 game")."""
 
-    player = forms.IntegerField(required=False, min_value=1, max_value=10**18)
+    player = WholeNumberField(required=False, min_value=1, max_value=10**18)
     player_name = forms.CharField(required=False, max_length=100)
     board_alias = forms.CharField(required=False, max_length=30)
     lists = forms.TypedMultipleChoiceField(required=False, coerce=int)
@@ -48,14 +49,14 @@ class AddToListsForm(forms.Form):
 class ListSettingsForm(forms.Form):
     """The room's list settings, and a number of players to open each game (blank: the room's)."""
 
-    call_in_minutes = forms.IntegerField(
+    call_in_minutes = WholeNumberField(
         min_value=1, max_value=24 * 60, label="A call-in expires after (minutes)"
     )
-    call_minutes = forms.IntegerField(min_value=1, max_value=60, label="Time to take a called seat (minutes)")
+    call_minutes = WholeNumberField(min_value=1, max_value=60, label="Time to take a called seat (minutes)")
     missed_call_policy = forms.ChoiceField(choices=MissedCallPolicy.choices, label="A missed call")
-    move_down_places = forms.IntegerField(min_value=1, max_value=50, label="Places a first miss moves down")
+    move_down_places = WholeNumberField(min_value=1, max_value=50, label="Places a first miss moves down")
     table_changes_first = forms.BooleanField(required=False, label="Table changes before the list")
-    interest_players = forms.IntegerField(min_value=2, max_value=10, label="Players to open a game")
+    interest_players = WholeNumberField(min_value=2, max_value=10, label="Players to open a game")
     reason = forms.CharField(max_length=500, required=False, label="Reason")
 
     def __init__(self, *args: Any, games: list[Game], current: WaitingListSettings, **kwargs: Any) -> None:
@@ -69,7 +70,7 @@ class ListSettingsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.games = games
         for game in games:
-            self.fields[f"open_{game.slug}"] = forms.IntegerField(
+            self.fields[f"open_{game.slug}"] = WholeNumberField(
                 min_value=2, max_value=10, required=False, label=f"Players to open {game.name}"
             )
 

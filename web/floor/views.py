@@ -14,7 +14,7 @@ form posted again with the answer, under the same token), one question at a time
 another table (one table at a time); the player's identification when the movement takes the
 gaming day's total in or out over the report threshold (:func:`tables.services.check_cash`); last,
 a confirmation naming the player and the amount (``confirm=1``) for every cash-out and for a
-buy-in or rebuy of a large amount (:func:`web.floor_forms.large_amount_cents`). Each answer is
+buy-in or rebuy of a large amount (:func:`tables.chip_rules.large_amount_cents`). Each answer is
 carried with the next question. An amount the table won't take is refused before anything is
 asked. The answers and the movement are written together or not at all. The questions are the
 page's courtesy: the money flow's services (:mod:`handflow.chips`) decide each rule again under
@@ -41,12 +41,13 @@ from django.utils import timezone
 from django.views import View
 
 from backoffice.reports.changes import schedule_history
-from casino.core.money import format_cents
+from casino.core.money import AmountError, format_cents, parse_dollars
 from handflow import services as hand_flow
 from handflow.chips import Movement
 from ledger import selectors as ledger_selectors
 from ledger.errors import LedgerError
 from tables import services
+from tables.chip_rules import LARGE_AMOUNT_BUY_INS, large_amount_cents
 from tables.errors import FloorError, IdentificationRequired, PossibleDuplicate, SeatedElsewhere
 from tables.models import (
     CashDaySettings,
@@ -60,14 +61,14 @@ from tables.models import (
 )
 from tables.selectors import active_seatings, same_person_candidates
 from tables.services import RATE_FIELDS
-from web.floor_forms import (
-    LARGE_AMOUNT_BUY_INS,
-    PageInputError,
-    ScheduleRevisionForm,
-    dollars_to_cents,
-    large_amount_cents,
-)
-from web.common.pages import refusal, whole_number
+from web.common.pages import PageInputError, refusal, whole_number
+from web.floor.forms import ScheduleRevisionForm
+
+
+def _paid(cents: int) -> str:
+    """An amount of chips sold or cashed out as the floor's messages say it: always with cents
+    (``$1,200.00``), the way the cashier counts it."""
+    return format_cents(cents, always_cents=True)
 
 
 def _table(number: int) -> Table:
@@ -225,7 +226,7 @@ class ManageTableView(PermissionRequiredMixin, View):
                     messages.success(
                         request,
                         f"{seating.player.name} moved to table {target.number} seat {to_seat} "
-                        f"with their chips (${chips / 100:,.2f} there now).",
+                        f"with their chips ({_paid(chips)} there now).",
                     )
                 elif action == "move":
                     to_seat = _int(data.get("to_seat"))
@@ -240,7 +241,7 @@ class ManageTableView(PermissionRequiredMixin, View):
                 messages.error(request, "Unknown action.")
         except _Question as question:
             return self._ask(request, table, question)
-        except (FloorError, LedgerError, PageInputError) as exc:
+        except (FloorError, LedgerError, PageInputError, AmountError) as exc:
             refusal(request, exc)
             if action in CHIP_ACTIONS:  # drawn again as typed: a walk-in's name, the amount, the seat
                 context = self._context(table, kept=_kept(data))
@@ -260,7 +261,7 @@ class ManageTableView(PermissionRequiredMixin, View):
         walk_in = "" if chosen is not None or action != "buy_in" else (data.get("player_name") or "").strip()
         player = None if walk_in else self._player(data)
         amount = (
-            dollars_to_cents(data.get("amount", ""), "amount")
+            parse_dollars(data.get("amount", ""), what="amount", field="amount")
             if action != "cash_out"
             else ledger_selectors.player_chips(table=table, player=player)  # type: ignore[arg-type]
         )
@@ -285,17 +286,17 @@ class ManageTableView(PermissionRequiredMixin, View):
                         by=by,
                         idempotency_key=key,
                     )
-                    done = f"{movement.movement.player.name} bought in for ${amount / 100:,.2f}."
+                    done = f"{movement.movement.player.name} bought in for {_paid(amount)}."
                 elif action == "rebuy":
                     assert player is not None  # a rebuy names its player (self._player)
                     movement = hand_flow.rebuy(
                         table=table, player=player, amount_cents=amount, by=by, idempotency_key=key
                     )
-                    done = f"{player.name} rebought for ${amount / 100:,.2f}."
+                    done = f"{player.name} rebought for {_paid(amount)}."
                 else:
                     assert player is not None
                     movement = hand_flow.cash_out(table=table, player=player, by=by, idempotency_key=key)
-                    done = f"{player.name} cashed out ${movement.movement.amount_cents / 100:,.2f}."
+                    done = f"{player.name} cashed out {_paid(movement.movement.amount_cents)}."
         except (PossibleDuplicate, SeatedElsewhere, IdentificationRequired) as exc:
             raise _question_of(exc, walk_in, player) from None
         _done(request, movement, done)
@@ -358,9 +359,9 @@ class ManageTableView(PermissionRequiredMixin, View):
             if amount > 0:
                 raise _Question(
                     "cash_out",
-                    f"Cash out {who}: ${amount / 100:,.2f}, all their chips at table {table.number}? "
+                    f"Cash out {who}: {_paid(amount)}, all their chips at table {table.number}? "
                     "They leave the table.",
-                    yes=f"Yes, cash out ${amount / 100:,.2f}",
+                    yes=f"Yes, cash out {_paid(amount)}",
                 )
             return
         rules = hand_flow.table_rules(table)
@@ -373,9 +374,9 @@ class ManageTableView(PermissionRequiredMixin, View):
             minimum = rules.minimum_cents
             raise _Question(
                 "large_amount",
-                f"{what} {who} for ${amount / 100:,.2f} at table {table.number}? That is more than "
-                f"${large / 100:,.2f}, {buy_ins} times the minimum buy-in of ${minimum / 100:,.2f}.",
-                yes=f"Yes, ${amount / 100:,.2f}",
+                f"{what} {who} for {_paid(amount)} at table {table.number}? That is more than "
+                f"{_paid(large)}, {buy_ins} times the minimum buy-in of {_paid(minimum)}.",
+                yes=f"Yes, {_paid(amount)}",
             )
 
     @staticmethod
