@@ -11,8 +11,8 @@ from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.db.models import Count, Q
 from django.views.generic import TemplateView
 
-from ledger.models import Account, AccountKind, IntegrityCheck, IntegrityScope
-from ledger.selectors import latest_integrity_failure
+from ledger.models import IntegrityCheck, IntegrityScope
+from ledger.selectors import latest_integrity_failure, tables_collected
 from ledger.shifts import Shift
 from tables.models import Hand, HandStatus, Table, TableStatus
 
@@ -56,14 +56,7 @@ class HomeView(PermissionRequiredMixin, TemplateView):
             .values_list("table_id")
             .annotate(n=Count("id"))
         )
-        fees = dict(
-            Account.objects.filter(
-                kind=AccountKind.HOUSE_COLLECTION,
-                table_id__in=ids,
-                shift_date=shift.business_date,
-                shift_code=shift.code,
-            ).values_list("table_id", "balance")
-        )
+        fees = tables_collected(table_ids=ids, shift=shift)
         for table in tables:
             table.hands_this_shift = hands.get(table.pk, 0)
             table.fees_this_shift_cents = fees.get(table.pk, 0)

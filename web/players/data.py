@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-from ledger.models import Account, AccountKind
+from ledger import selectors as ledger_selectors
 from tables import services as floor
 from tables.models import ChipMovement, Player, PlayerIdentification, PlayerMerge, Seating
 from tables.selectors import identity_players, identity_q, survivor_of
@@ -59,21 +59,16 @@ def player_overview(player: Player, *, day: dt.date | None = None) -> PlayerOver
         (s.table_id, s.player_id): s.seat.number
         for s in Seating.objects.active().filter(identity_q(player)).select_related("seat")
     }
-    balances = (
-        Account.objects.filter(kind=AccountKind.PLAYER_CHIPS, player_id__in=[r.pk for r in records])
-        .exclude(balance=0)
-        .select_related("table")
-        .order_by("table__number", "player_id")
-    )
     chips = [
         TableChips(
-            table_number=account.table.number,
-            player_id=account.player_id,
-            seat_number=seated_at.get((account.table_id, account.player_id)),
-            chips_cents=int(account.balance),
+            table_number=number,
+            player_id=player_id,
+            seat_number=seated_at.get((table_id, player_id)),
+            chips_cents=cents,
         )
-        for account in balances
-        if account.table is not None and account.player_id is not None
+        for number, table_id, player_id, cents in ledger_selectors.players_chips(
+            player_ids=[r.pk for r in records]
+        )
     ]
     return PlayerOverview(
         player=player,
