@@ -25,7 +25,7 @@ from ledger.verification import verify_ledger
 from tables import services as floor_services
 from tables.errors import FloorError
 from tables.models import Game, Hand, HandStatus, Player, Table
-from tests.web.terminal_client import fees_shown
+from tests.web.terminal.terminal_client import fees_shown
 from web.terminal.serializers import ChipMovementSerializer, FeePreviewSerializer, TerminalHandSerializer
 
 

@@ -3,7 +3,7 @@
 
 A selector: it reads (the table's latest hand, who is on duty, the fee preview, the buttons, the
 reading on record and the entry's draft) and writes nothing. Its statements are counted per tap
-(``tests/web/test_terminal_queries.py``): what a service just wrote and returned is passed in, so
+(``tests/web/terminal/test_terminal_queries.py``): what a service just wrote and returned is passed in, so
 it isn't read again.
 
 The screen is typed (frozen dataclasses) but for the hand in progress, which stays the terminal

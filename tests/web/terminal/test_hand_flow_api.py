@@ -17,7 +17,7 @@ from ledger.models import JournalTransaction
 from tables import services
 from tables import services as floor_services
 from tables.models import ChipMovement, Hand, Player, Table
-from tests.web.terminal_client import fees_shown
+from tests.web.terminal.terminal_client import fees_shown
 from web.models import IdempotentRequest
 
 _keys = (f"test-key-{n:08d}" for n in itertools.count())

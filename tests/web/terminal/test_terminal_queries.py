@@ -24,7 +24,7 @@ from casino.core.money import format_cents
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from tables.models import Hand, HandStatus, Player, Table
-from tests.web.test_terminal_page import HX, body, dealer_client
+from tests.web.terminal.test_terminal_page import HX, body, dealer_client
 
 # Measured 2026-11-27 on PostgreSQL inside the test's transaction (SQLite has no FOR KEY SHARE and
 # no schedule hold); the deal is one fewer once the shift's house account exists. The code before

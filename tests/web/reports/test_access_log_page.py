@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from ledger.access_log import record
 from ledger.models import AccessEvent, AccessEventKind, ReportExport
-from tests.web.test_reports_access import API, PAGES
+from tests.web.reports.test_reports_access import API, PAGES
 
 pytestmark = pytest.mark.django_db
 

@@ -25,7 +25,7 @@ from ledger import selectors as ledger_selectors
 from tables import services
 from tables.models import CollectionSchedule, Game, Hand, HandStatus, Player, Stakes, Table
 from tests.races import in_other_connection as _in_other_connection
-from tests.web.terminal_client import fees_shown
+from tests.web.terminal.terminal_client import fees_shown
 from web.terminal.serializers import TerminalHandSerializer
 
 # Measured 2026-11-24 on PostgreSQL, six players, inside the test's transaction (savepoints where a

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 from handflow import services as hand_flow
 from ledger.models import JournalTransaction
 from tables.models import Hand, HandPlayer, HandResult, HandStatus, Player, ShowdownDraft, Table
-from tests.web.test_terminal_page import (
+from tests.web.terminal.test_terminal_page import (
     CHINESE,
     HOLDEM,
     HX,

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tables.models import Hand, Player, Table
-from tests.web.test_terminal_page import HOLDEM, HX, body, deal, dealer_client
+from tests.web.terminal.test_terminal_page import HOLDEM, HX, body, deal, dealer_client
 
 
 def entry_order(shown: str) -> list[int]:

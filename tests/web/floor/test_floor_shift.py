@@ -42,7 +42,7 @@ from ledger.verification import verify_ledger
 from tables import services
 from tables.models import Game, Stakes
 from tables.roles import DEALER
-from tests.web.terminal_client import fees_shown
+from tests.web.terminal.terminal_client import fees_shown
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

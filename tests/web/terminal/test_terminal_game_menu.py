@@ -11,7 +11,7 @@ from typing import Any
 
 from tables.models import Game, GameKind, Hand, Player, Table
 from tables.selectors import choice_games
-from tests.web.test_terminal_page import HX, body, deal, dealer_client
+from tests.web.terminal.test_terminal_page import HX, body, deal, dealer_client
 
 
 def menu(shown: str) -> list[str]:

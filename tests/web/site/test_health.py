@@ -22,7 +22,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext, override_settings
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 
 pytestmark = pytest.mark.django_db

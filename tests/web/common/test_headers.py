@@ -15,7 +15,7 @@ from django.test import Client
 
 from tables.models import Player, Table
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
 
 SITE_POLICY = {
