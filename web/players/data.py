@@ -2,7 +2,7 @@
 chips at each table (the ledger's balances), the gaming day's buy-ins and cash-outs, the sessions
 (seatings), the merges and the identifications.
 
-Reads only, for the web's two interfaces (``player_views``, ``player_api``); each part is one query.
+Reads only, for the web's two interfaces (``web.players.views``, ``web.players.api``); each part is one query.
 """
 
 from __future__ import annotations
