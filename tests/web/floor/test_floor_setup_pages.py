@@ -318,3 +318,28 @@ def test_a_walk_in_posted_twice_is_one_buy_in(floor: Client, make_table: Callabl
     kim = Player.objects.get(name="Kim Lee")
     assert ledger_selectors.player_chips(table=table, player=kim) == 20_000
     assert "already posted" in text(floor.get(f"/floor/tables/{table.number}/"))
+
+
+@pytest.mark.parametrize("seats", ["\u0663", "\u00b2", "8.0"])
+def test_a_seat_count_or_table_number_that_is_no_whole_number_is_a_form_error(
+    floor: Client, make_table: Callable[..., Table], seats: str
+) -> None:
+    """Numbers go through the one reading of a number: Django's own integer field reads ``٣`` as
+    3; the set-up form refuses it, as the report filters do."""
+    table = make_table(number=17, game="holdem", stakes="nl-100-500", schedule="A")
+    seat_count = table.seat_count
+    response = floor.post(
+        f"/floor/tables/{table.number}/setup/",
+        {"game": "holdem", "stakes": "nl-100-500", "kill": "none", "collection_schedule": "A",
+         "seat_count": seats, "chip": "1", "reason": "seats"},
+    )  # fmt: skip
+    assert response.status_code == 400
+    table.refresh_from_db()
+    assert table.seat_count == seat_count
+    response = floor.post(
+        "/floor/tables/new/",
+        {"number": seats, "game": "holdem", "stakes": "nl-100-500", "kill": "none",
+         "collection_schedule": "A", "seat_count": "9", "chip": "1", "reason": "new"},
+    )  # fmt: skip
+    assert response.status_code == 400
+    assert not Table.objects.filter(number=3).exists()
