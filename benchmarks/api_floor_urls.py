@@ -21,7 +21,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from web.permissions import ActionPermissionMixin
+from web.common.permissions import ActionPermissionMixin
 
 
 class NoOpViewSet(ActionPermissionMixin, viewsets.ViewSet):

@@ -79,10 +79,10 @@ from casino.core.money import amount_text  # noqa: E402
 
 TARGET_P95_MS = 150.0
 INTERACTIONS = ("panel", "deal", "read", "confirm")
-_FEE = re.compile(r'name="(fee-\d+)" value="(\d+)"')
-_HAND = re.compile(r'action="/hands/(\d+)/showdown/"')
-_SEAT = re.compile(r'<fieldset class="seat seat-entry[^"]*" data-seat="(\d+)"')
-_REVISION = re.compile(r'name="revision" value="(\d+)"')
+FEE_FIELD = re.compile(r'name="(fee-\d+)" value="(\d+)"')
+HAND_FIELD = re.compile(r'action="/hands/(\d+)/showdown/"')
+SEAT_FIELD = re.compile(r'<fieldset class="seat seat-entry[^"]*" data-seat="(\d+)"')
+REVISION_FIELD = re.compile(r'name="revision" value="(\d+)"')
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
@@ -180,11 +180,11 @@ class Terminal:
         pause = think or (lambda tap: None)
         if refresh or self.screen is None:
             self.screen = self.request("panel", "GET", f"/tables/{table}/")
-        dealt = self.request("deal", "POST", f"/tables/{table}/start/", dict(_FEE.findall(self.screen)))
-        hand = _HAND.search(dealt)
+        dealt = self.request("deal", "POST", f"/tables/{table}/start/", dict(FEE_FIELD.findall(self.screen)))
+        hand = HAND_FIELD.search(dealt)
         if hand is None:
             raise RuntimeError(f"deal at table {table}: no showdown form in the answer")
-        seats = [int(s) for s in _SEAT.findall(dealt)]
+        seats = [int(s) for s in SEAT_FIELD.findall(dealt)]
         if reread:
             first = entry(self.setup.game, seats, self.rng)
             pause("read")
@@ -193,7 +193,7 @@ class Terminal:
         read = self.request(
             "read", "POST", f"/hands/{hand.group(1)}/showdown/", entry(self.setup.game, seats, self.rng)
         )
-        revision = _REVISION.search(read)
+        revision = REVISION_FIELD.search(read)
         if revision is None:
             raise RuntimeError(f"read at table {table}: no reading to confirm")
         # The confirmation's answer is the next hand's screen, with the fees the next deal takes.

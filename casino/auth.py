@@ -7,7 +7,7 @@ password is hashed; axes counts the failures from Django's ``user_login_failed``
 does both (rather than axes's own backend listed first) so a session names the backend that logged
 it in, as before. Like axes's, it needs the request: ``authenticate()`` without one raises.
 
-Every API request checks its action's permissions (``web.permissions.ActionPermission``), and
+Every API request checks its action's permissions (``web.common.permissions.ActionPermission``), and
 ModelBackend reads a user's own permissions and their groups' permissions in two queries. Here
 both come from one statement (the same rows, the same ``app_label.codename`` strings, superusers
 and inactive users treated the same), which saves a round trip and most of the ORM's work on every

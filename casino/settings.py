@@ -106,7 +106,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "web.middleware.RefuseNulMiddleware",
+    "web.common.middleware.RefuseNulMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
@@ -217,7 +217,7 @@ if any(DATABASE_OWNER[key] != DATABASES["default"][key] for key in ("ENGINE", "N
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- The cache, shared by every process of the server (docs/deployment.md, "The cache") -----------
-# The per-user rates of the heavy requests count in Django's default cache (web/throttles.py, DRF's
+# The per-user rates of the heavy requests count in Django's default cache (web/common/throttles.py, DRF's
 # throttles), and so does the pending mark of a queued integrity check (backoffice/integrity_status.py).
 # Django's own default, a local-memory cache, is one per process: each of gunicorn's WORKERS would
 # keep its own count, and a user got WORKERS times the limit. CACHE_URL names a cache every process
@@ -331,7 +331,7 @@ except ValueError as exc:
 # Logins: django-axes counts failed logins (the login page, the admin; every authenticate() with a
 # request) and locks out an address, and separately a username, after LOGIN_FAILURE_LIMIT failures
 # within LOGIN_LOCKOUT_MINUTES, for that long after the last one. A locked-out attempt is refused before
-# its password is hashed (casino.auth), with a 429 and the lock-out page (web.sessions.locked_out).
+# its password is hashed (casino.auth), with a 429 and the lock-out page (web.accounts.sessions.locked_out).
 # Staff unlock early with `manage.py axes_reset_username NAME` or `axes_reset_ip ADDRESS`.
 INSTALLED_APPS += ["axes"]
 MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last: turns a lock-out into its response
@@ -343,7 +343,7 @@ AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = dt.timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # each on its own: an address, or a username
 AXES_CLIENT_IP_CALLABLE = "casino.core.client_address.client_address"
-AXES_LOCKOUT_CALLABLE = "web.sessions.locked_out"  # the lock-out page, 429
+AXES_LOCKOUT_CALLABLE = "web.accounts.sessions.locked_out"  # the lock-out page, 429
 # Failures are counted in the database (axes's AccessAttempt rows), which every process shares: no cache.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 # The access log (ledger.AccessEvent, append-only) records every login, logout and failure; axes's
@@ -351,7 +351,7 @@ AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
 
-# Sessions end after a time without a request (web.sessions.IdleSessionMiddleware): a back-office
+# Sessions end after a time without a request (web.accounts.sessions.IdleSessionMiddleware): a back-office
 # session after SESSION_IDLE_MINUTES, a dealer terminal's (a user whose only role is Dealer) after
 # TERMINAL_IDLE_MINUTES. The cookie lasts no longer than the longer of the two.
 SESSION_IDLE_MINUTES = env_int("SESSION_IDLE_MINUTES", 30)
@@ -362,13 +362,13 @@ SESSION_COOKIE_AGE = 60 * max(SESSION_IDLE_MINUTES, TERMINAL_IDLE_MINUTES)
 # After the messages middleware (it may say why the session ended), before any view is chosen.
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.contrib.messages.middleware.MessageMiddleware") + 1,
-    "web.sessions.IdleSessionMiddleware",
+    "web.accounts.sessions.IdleSessionMiddleware",
 )
 
 # Content-Security-Policy (Django's own): scripts, styles, images, fonts and connections from the site
 # only, no inline script or style, no plugins, no framing. The pages keep their scripts and styles in
 # static/. The API's documentation pages (Swagger UI, Redoc) inline styles: they relax style-src alone
-# (web.api_docs).
+# (web.site.api_docs).
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -394,17 +394,17 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "web.pagination.Pagination",
-    # JSON too deep for Python or with text PostgreSQL can't hold is a 400 (web/parsers.py).
+    "DEFAULT_PAGINATION_CLASS": "web.common.pagination.Pagination",
+    # JSON too deep for Python or with text PostgreSQL can't hold is a 400 (web/common/parsers.py).
     "DEFAULT_PARSER_CLASSES": [
-        "web.parsers.GuardedJSONParser",
+        "web.common.parsers.GuardedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "PAGE_SIZE": 100,
     # Domain errors (casino.core.errors.DomainError) answer with their status and body; DRF's own
-    # errors as DRF answers them (web/errors.py).
-    "EXCEPTION_HANDLER": "web.errors.api_exception_handler",
+    # errors as DRF answers them (web/common/errors.py).
+    "EXCEPTION_HANDLER": "web.common.errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Card room table management API",
@@ -418,7 +418,7 @@ SPECTACULAR_SETTINGS = {
     # The statuses every operation shares (401, 403, 404 by id, 400 on input), documented once.
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "web.schema.document_error_responses",
+        "web.common.schema.document_error_responses",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -506,7 +506,7 @@ LOGGING = {
 EXPORT_RETENTION_DAYS = env_int("EXPORT_RETENTION_DAYS", 90)
 if EXPORT_RETENTION_DAYS < 1:
     raise ImproperlyConfigured(f"EXPORT_RETENTION_DAYS={EXPORT_RETENTION_DAYS} must be at least 1 day")
-# Per user, for the API and the pages alike (web/throttles.py): reports built now, exports
+# Per user, for the API and the pages alike (web/common/throttles.py): reports built now, exports
 # requested, files downloaded. DRF's notation: <number>/<second|minute|hour|day>.
 HEAVY_REQUEST_RATES = {
     "reports": os.environ.get("RATE_REPORTS", "60/minute"),

@@ -5,7 +5,7 @@ record with its ledger lines and the engine's reading typed, and whether a misde
 A selector (it reads the floor's tables and the ledger, writes nothing), in the layer that owns a
 hand's money: the screen, its presenters and the API serializer read the hand through it and never
 query the ledger themselves. What a service just wrote and returned is passed in, so it isn't read
-again; its statements are counted per tap (``tests/web/test_terminal_queries.py``).
+again; its statements are counted per tap (``tests/web/terminal/test_terminal_queries.py``).
 """
 
 from __future__ import annotations

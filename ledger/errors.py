@@ -2,7 +2,7 @@
 
 Each is a :class:`casino.core.errors.DomainError`: the API answers it with its ``status``
 (``InvalidPosting`` 400; ``InsufficientChips``, ``IdempotencyConflict``, ``AlreadyReversed`` and
-``NotReversible`` 409; a report record's refusal its own) and ``as_dict()`` (``web.errors``).
+``NotReversible`` 409; a report record's refusal its own) and ``as_dict()`` (``web.common.errors``).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ it again under the account's lock.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from django.db.models import OuterRef, Subquery, Sum
@@ -49,6 +50,20 @@ def chips_subquery(*, table_id: int | OuterRef, player_id: int | OuterRef | None
     )
 
 
+def players_chips(*, player_ids: Iterable[int]) -> list[tuple[int, int, int, int]]:
+    """``(table_number, table_id, player_id, cents)`` of every non-zero chips account of the
+    players ``player_ids`` (the records of one person, say), by table number (one query)."""
+    return [
+        (number, table_id, player_id, int(balance))
+        for number, table_id, player_id, balance in Account.objects.filter(
+            kind=AccountKind.PLAYER_CHIPS, player_id__in=list(player_ids), table__isnull=False
+        )
+        .exclude(balance=0)
+        .order_by("table__number", "player_id")
+        .values_list("table__number", "table_id", "player_id", "balance")
+    ]
+
+
 def house_collected(*, table: Table, shift: Shift) -> int:
     """Cents the house has collected at ``table`` during ``shift`` (net of fees returned)."""
     return _balance(
@@ -56,6 +71,19 @@ def house_collected(*, table: Table, shift: Shift) -> int:
         table_id=table.pk,
         shift_date=shift.business_date,
         shift_code=shift.code.value,
+    )
+
+
+def tables_collected(*, table_ids: Iterable[int], shift: Shift) -> dict[int, int]:
+    """``{table_id: cents}`` the house collected at each of ``table_ids`` during ``shift`` (net of
+    fees returned; a table without an account for the shift is absent), in one query."""
+    return dict(
+        Account.objects.filter(
+            kind=AccountKind.HOUSE_COLLECTION,
+            table_id__in=list(table_ids),
+            shift_date=shift.business_date,
+            shift_code=shift.code.value,
+        ).values_list("table_id", "balance")
     )
 
 

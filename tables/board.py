@@ -290,7 +290,7 @@ def board_version(now: datetime.datetime | None = None) -> str:
     on them; the names of the players on a list or at a must-move table; the must-move tables; the
     room's list settings; the tables' schedule versions in force); the time limits fallen due and
     not yet recorded; and the minute (the board says "as of" to the minute). The board drawn is a function
-    of these, so a drawing can be kept under its version (``web.board_views``).
+    of these, so a drawing can be kept under its version (``web.board.views``).
 
     It reads the state itself, not a record of changes, so no write is missed: a change shows at
     the next poll whoever made it and whatever it records (a player renamed at the cage, a table's

@@ -41,6 +41,12 @@ if TYPE_CHECKING:
     from tables.models import Stakes
 
 
+#: A buy-in or rebuy of more than this many of the table's minimum buy-ins (at a table with no
+#: maximum, or a maximum above it) is asked about before it is sold (``confirm=1``); the setting
+#: ``FLOOR_CONFIRM_BUY_INS`` overrides it.
+LARGE_AMOUNT_BUY_INS = 20
+
+
 def _round_up(cents: int, chip: int) -> int:
     return -(-cents // chip) * chip
 
@@ -167,3 +173,11 @@ def chip_rules(*, stakes: Stakes, chip_unit_cents: int) -> ChipRules:
         to_be_dealt_in_cents=chip,
         minimum_reason=reason,
     )
+
+
+def large_amount_cents(*, minimum_cents: int, maximum_cents: int | None, buy_ins: int) -> int | None:
+    """The amount above which a buy-in or rebuy is asked about first: ``buy_ins`` minimum buy-ins,
+    or None at a table whose maximum is at or below that (the service refuses above the maximum,
+    naming it)."""
+    large = minimum_cents * buy_ins
+    return None if maximum_cents is not None and maximum_cents <= large else large

@@ -3,7 +3,7 @@
 Services raise these; they never return error values. Each error carries a stable, machine
 readable ``code`` (the API puts it in the response body) and a human message. Each is a
 :class:`casino.core.errors.DomainError`, so the API answers it with its ``status`` and
-``as_dict()`` (``web.errors``). The three base classes say what kind of failure it is:
+``as_dict()`` (``web.common.errors``). The three base classes say what kind of failure it is:
 
 * :class:`FloorValidationError` -> 400: the request itself is wrong (bad stakes, a mismatch of
   game and stakes, a bad schedule row). ``field`` names the offending input when there is one.

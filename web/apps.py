@@ -11,7 +11,7 @@ class WebConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
-        from web import sessions
+        from web.accounts import sessions
 
-        # A new session's idle limit follows its user's role (web/sessions.py).
+        # A new session's idle limit follows its user's role (web/accounts/sessions.py).
         user_logged_in.connect(sessions.remember_idle_limit, dispatch_uid="web.idle_limit")

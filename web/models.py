@@ -1,5 +1,5 @@
 """The web's one model: the API writes made under an ``Idempotency-Key``, with the responses they
-got (:mod:`web.idempotency` writes and purges them).
+got (:mod:`web.common.idempotency` writes and purges them).
 
 It was the floor's (``tables.IdempotentRequest``) and kept its table, ``tables_idempotentrequest``:
 the move was a change of Django's migration state only (``tables`` migration 0008, ``web`` 0001),

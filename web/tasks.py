@@ -1,4 +1,4 @@
-"""Celery tasks of the web: the expiry of the API's replay records (:mod:`web.idempotency`).
+"""Celery tasks of the web: the expiry of the API's replay records (:mod:`web.common.idempotency`).
 
 Safe to run twice, and retried on database errors like the other apps' tasks
 (:data:`casino.core.tasks.RETRY_OPTIONS`).
@@ -11,7 +11,7 @@ from typing import Any
 from celery import shared_task
 
 from casino.core.tasks import RETRY_OPTIONS
-from web import idempotency
+from web.common import idempotency
 
 
 # The task's name is the one it had as the floor's task: beat's schedule

@@ -12,7 +12,7 @@ written, and the error says so in a way each interface can show without knowing 
 * ``errors``: every problem found, by field (``{field: message}``, or ``{"__all__": message}``),
   so that forms can show each next to its input.
 
-The web layer maps every one of them to a response in one place (``web.errors``).
+The web layer maps every one of them to a response in one place (``web.common.errors``).
 """
 
 from __future__ import annotations

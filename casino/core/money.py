@@ -49,11 +49,14 @@ def parse_dollars(text: object, *, what: str = "Amount", field: str = "") -> int
     return int(whole) * 100 + int((part or "0").ljust(2, "0"))
 
 
-def format_cents(cents: int) -> str:
-    """A label: ``400`` -> ``"$4"``, ``123450`` -> ``"$1,234.50"``, ``-150`` -> ``"-$1.50"``."""
+def format_cents(cents: int, *, always_cents: bool = False) -> str:
+    """A label: ``400`` -> ``"$4"``, ``123450`` -> ``"$1,234.50"``, ``-150`` -> ``"-$1.50"``;
+    ``always_cents``: with the cents even when whole (``"$4.00"``, as the floor says chips sold)."""
     sign = "-" if cents < 0 else ""
     dollars, rest = divmod(abs(cents), 100)
-    return f"{sign}${dollars:,}" if rest == 0 else f"{sign}${dollars:,}.{rest:02d}"
+    if rest == 0 and not always_cents:
+        return f"{sign}${dollars:,}"
+    return f"{sign}${dollars:,}.{rest:02d}"
 
 
 def amount_text(cents: int) -> str:

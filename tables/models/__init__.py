@@ -35,26 +35,11 @@ they were one module); import the models from here, ``from tables.models import 
   :class:`WaitingListSettings` (:class:`MissedCallPolicy`), :class:`MustMove`;
 * ``drafts``: :class:`ShowdownDraft` (the showdown entry in progress, never the ledger's).
 
-The floor's choices and limits (:mod:`tables.choices`) are re-exported here as well.
+The floor's choices and limits are not models: they are imported from :mod:`tables.choices`.
 """
 
 from __future__ import annotations
 
-from casino.core.money import format_cents
-from tables.choices import (
-    BIG_BET_STRUCTURES,
-    MAX_RATES_PER_TABLE,
-    MAX_SEATS,
-    MIN_PLAYERS,
-    POT_GAME_STRUCTURES,
-    GameKind,
-    HandStatus,
-    KillType,
-    MisdealReason,
-    Payer,
-    RateStructure,
-    Structure,
-)
 from tables.lists.models import (
     EntryKind,
     EntrySource,
@@ -81,12 +66,7 @@ from tables.models.stakes import Stakes
 from tables.models.tables import ButtonState, Seat, Table, TableStatus
 
 __all__ = [
-    "BIG_BET_STRUCTURES",
     "HAND_TRANSITIONS",
-    "MAX_RATES_PER_TABLE",
-    "MAX_SEATS",
-    "MIN_PLAYERS",
-    "POT_GAME_STRUCTURES",
     "AppendOnlyQuerySet",
     "ButtonState",
     "CashDaySettings",
@@ -102,38 +82,30 @@ __all__ = [
     "EntrySource",
     "EntryState",
     "Game",
-    "GameKind",
     "Hand",
     "HandPlayer",
     "HandResult",
-    "HandStatus",
     "IdentificationKind",
-    "KillType",
     "ListEvent",
-    "MisdealReason",
     "MissedCallPolicy",
     "MustMove",
     "NaturalKeyManager",
     "NaturalKeyModel",
-    "Payer",
     "Player",
     "PlayerIdentification",
     "PlayerMerge",
-    "RateStructure",
     "ReadingStatus",
     "Seat",
     "Seating",
     "SeatingQuerySet",
     "ShowdownDraft",
     "Stakes",
-    "Structure",
     "Table",
     "TableStatus",
     "WaitingList",
     "WaitingListEntry",
     "WaitingListEvent",
     "WaitingListSettings",
-    "format_cents",
     "name_key",
     "phone_digits",
 ]

@@ -51,7 +51,7 @@ class Table(NaturalKeyModel):
     opened_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
-    # Not columns: set by the floor overview (``web.home_views``) on the open tables it shows, for
+    # Not columns: set by the floor overview (``web.floor.home``) on the open tables it shows, for
     # its template: the hands dealt and the fees collected this shift.
     hands_this_shift: int
     fees_this_shift_cents: int

@@ -25,14 +25,14 @@ SHARED_BACKENDS = {
     "django.core.cache.backends.db.DatabaseCache",
 }
 
-# One request of the reports scope counted by HeavyRequestThrottle (web/throttles.py), as a view
+# One request of the reports scope counted by HeavyRequestThrottle (web/common/throttles.py), as a view
 # counts it, for the account ``argv[1]``, ``argv[2]`` times; prints whether each was allowed.
 # ``argv[3] == "forget"``: then drops the account's count (the test leaves nothing behind).
 THROTTLE_SCRIPT = """
 import json, sys
 import django
 django.setup()
-from web.throttles import REPORTS, HeavyRequestThrottle
+from web.common.throttles import REPORTS, HeavyRequestThrottle
 
 class Account:
     is_authenticated = True

@@ -49,6 +49,9 @@ def test_the_formatters() -> None:
     labels = ["$0", "$4", "$4.50", "$1,234.50", "-$1.50"]
     assert [format_cents(c) for c in (0, 400, 450, 123450, -150)] == labels
     assert [amount_text(c) for c in (0, 1200, 1250, 123405, -5)] == ["0", "12", "12.50", "1234.05", "-0.05"]
+    assert [format_cents(c, always_cents=True) for c in (0, 400, -150, 123456)] == [
+        "$0.00", "$4.00", "-$1.50", "$1,234.56"
+    ]  # fmt: skip
     assert [decimal_dollars(c) for c in (0, 400, -150, 123456)] == ["0.00", "4.00", "-1.50", "1234.56"]
 
 

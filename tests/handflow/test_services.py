@@ -26,7 +26,7 @@ from tables import services as floor_services
 from tables.choices import HandStatus
 from tables.errors import FloorError
 from tables.models import Game, Hand, Player, Table
-from tests.web.terminal_client import fees_shown
+from tests.web.terminal.terminal_client import fees_shown
 from web.terminal.serializers import ChipMovementSerializer, FeePreviewSerializer, TerminalHandSerializer
 
 

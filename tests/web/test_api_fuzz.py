@@ -60,7 +60,7 @@ def test_no_generated_request_gets_a_server_error(
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        _fuzz(headers, failures)
+        fuzz_paths(headers, failures)
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
@@ -93,7 +93,7 @@ def session_headers(user: Any) -> dict[str, str]:
     return headers
 
 
-def _fuzz(headers: dict[str, str], failures: list[str], paths: tuple[str, ...] = ("/",)) -> None:
+def fuzz_paths(headers: dict[str, str], failures: list[str], paths: tuple[str, ...] = ("/",)) -> None:
     """Every operation whose path starts with one of ``paths``, fuzzed; what went wrong into
     ``failures``."""
     for operation in _operations():

@@ -1,4 +1,4 @@
-"""The 403 page names what the signed-in role may do and links to its pages (``web.errors``)."""
+"""The 403 page names what the signed-in role may do and links to its pages (``web.common.errors``)."""
 
 from __future__ import annotations
 

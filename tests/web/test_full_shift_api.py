@@ -22,7 +22,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from ledger.verification import verify_ledger
-from tests.web.terminal_client import fees_shown
+from tests.web.terminal.terminal_client import fees_shown
 
 DECK = [rank + suit for rank in "23456789TJQKA" for suit in "shdc"]
 RANK = {r: i for i, r in enumerate("23456789TJQKA")}

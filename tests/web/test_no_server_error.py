@@ -155,7 +155,7 @@ def test_a_walk_ins_name_too_long_or_with_a_nul_is_refused(
         },
         follow=True,
     )
-    if "\x00" in name:  # refused before any view (web.middleware), as every form field with a NUL
+    if "\x00" in name:  # refused before any view (web.common.middleware), as every form field with a NUL
         assert response.status_code == 400
         assert "NUL" in response.content.decode()
     else:  # refused: the page drawn again (400) with the form as typed

@@ -10,14 +10,16 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from casino.core.money import AmountError, parse_dollars
 from handflow import services as hand_flow
 from ledger import selectors as ledger_selectors
 from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
 from poker.games import rules_for
 from tables import services as floor_services
-from tables.models import CollectionSchedule, Hand, HandResult, HandStatus, Player, Seating, Table
-from web.floor_forms import PageInputError, dollars_to_cents, showdown_from_post
+from tables.choices import HandStatus
+from tables.models import CollectionSchedule, Hand, HandResult, Player, Seating, Table
+from web.terminal.showdown_input import showdown_from_post
 
 
 def logged_in(user: Any, *, clocked_in_at: Table | None = None) -> Client:
@@ -419,12 +421,12 @@ def test_auditor_reads_but_changes_nothing(
 
 
 def test_form_input_helpers() -> None:
-    assert dollars_to_cents("12", "x") == 1200
-    assert dollars_to_cents("$12.5", "x") == 1250
-    assert dollars_to_cents("1,250.05", "x") == 125_005
+    assert parse_dollars("12", what="x") == 1200
+    assert parse_dollars("$12.5", what="x") == 1250
+    assert parse_dollars("1,250.05", what="x") == 125_005
     for bad in ("-1", "1.234", "", "ten"):
-        with pytest.raises(PageInputError):
-            dollars_to_cents(bad, "x")
+        with pytest.raises(AmountError):
+            parse_dollars(bad, what="x")
     shown = showdown_from_post(
         rules=rules_for("holdem"),
         seats=[1, 2],

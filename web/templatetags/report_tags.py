@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 
 from backoffice.reports.common import local_time
-from tables.models import format_cents
+from casino.core.money import format_cents
 
 register = template.Library()
 

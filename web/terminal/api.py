@@ -1,7 +1,7 @@
 """The dealer terminals' API (under ``/api/terminal/``): chips, fees, hands and their money.
 
 Views only translate HTTP to :mod:`handflow.services` calls and back. Every write needs an
-``Idempotency-Key`` header (:mod:`web.idempotency`). Errors: 400 bad input (the rules
+``Idempotency-Key`` header (:mod:`web.common.idempotency`). Errors: 400 bad input (the rules
 engine's message for a bad showdown), 403 permission, 404 unknown table/player/hand, 409 a
 conflict with the floor's or the ledger's state (chips locked during a hand, hand settled or
 void, idempotency conflict, insufficient chips).
@@ -32,16 +32,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from handflow import services as hand_flow
-from handflow.chips import Movement
+from handflow.services import Movement
 from poker.sweeps import parse_sweep_kind
 from tables import services as floor
 from tables.errors import FloorNotFound, FloorValidationError
 from tables.models import Game, Hand, HandPlayer, Player, Table
 from tables.services import MAX_FIELD_CHARS
-from web.floor_api import _input, _table
-from web.floor_serializers import ErrorSerializer, MisdealSerializer
-from web.idempotency import IDEMPOTENCY_HEADER, idempotent, ledger_key
-from web.permissions import ActionPermissionMixin
+from web.common.idempotency import IDEMPOTENCY_HEADER, idempotent, ledger_key
+from web.common.permissions import ActionPermissionMixin
+from web.common.serializers import ErrorSerializer, valid_input
+from web.floor.api import table_by_number
+from web.floor.serializers import MisdealSerializer
 from web.terminal.serializers import (
     BuyInSerializer,
     CashOutSerializer,
@@ -177,7 +178,7 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
     }
 
     def get_object(self) -> Table:
-        return _table(int(self.kwargs["number"]))
+        return table_by_number(int(self.kwargs["number"]))
 
     @extend_schema(responses={200: TableChipsSerializer, **ERRORS}, summary="Players' chips at the table")
     @action(detail=True, methods=["get"])
@@ -227,7 +228,7 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
     @idempotent
     def buy_in(self, request: Request, number: str | None = None, *, idempotency_key: str) -> Response:
         table = self.get_object()
-        data = _input(BuyInSerializer, request)
+        data = valid_input(BuyInSerializer, request)
         if data.get("seat_number") is not None and not request.user.has_perm("tables.manage_floor"):
             raise PermissionDenied("Seating a player is the floor's job; seat the player first.")
         if data["new_player_name"] and not request.user.has_perm("tables.add_player"):
@@ -255,7 +256,7 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
     @idempotent
     def rebuy(self, request: Request, number: str | None = None, *, idempotency_key: str) -> Response:
         table = self.get_object()
-        data = _input(RebuySerializer, request)
+        data = valid_input(RebuySerializer, request)
         movement = hand_flow.rebuy(
             table=table,
             player=_player(data["player"]),
@@ -275,7 +276,7 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
     @idempotent
     def cash_out(self, request: Request, number: str | None = None, *, idempotency_key: str) -> Response:
         table = self.get_object()
-        data = _input(CashOutSerializer, request)
+        data = valid_input(CashOutSerializer, request)
         movement = hand_flow.cash_out(
             table=table,
             player=_player(data["player"]),
@@ -294,7 +295,7 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
     @idempotent
     def start_hand(self, request: Request, number: str | None = None, *, idempotency_key: str) -> Response:
         table = self.get_object()
-        data = _input(TerminalStartHandSerializer, request)
+        data = valid_input(TerminalStartHandSerializer, request)
         dealt = hand_flow.start_hand(
             table=table,
             game=_game(data.get("game")),
@@ -318,7 +319,7 @@ class TerminalTableViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Table]
     @action(detail=True, methods=["post"], url_path="clock-in")
     def clock_in(self, request: Request, number: str | None = None) -> Response:
         table = self.get_object()
-        data = _input(ClockInSerializer, request)
+        data = valid_input(ClockInSerializer, request)
         dealer = _dealer(request.user.pk or 0 if data.get("dealer") is None else data["dealer"])
         down = floor.clock_in(table=table, dealer=dealer, by=request.user)
         code = status.HTTP_200_OK if down.replayed else status.HTTP_201_CREATED
@@ -375,7 +376,7 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
     @idempotent
     def showdown(self, request: Request, pk: str | None = None, *, idempotency_key: str) -> Response:
         hand = self._hand()
-        _input(ShowdownSerializer, request)  # the shape; the flow checks the content
+        valid_input(ShowdownSerializer, request)  # the shape; the flow checks the content
         submitted = request.data
         assert isinstance(submitted, Mapping)  # the shape is an object (else _input answered 400)
         _check_declarations(submitted)
@@ -396,7 +397,7 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
     @idempotent
     def confirm(self, request: Request, pk: str | None = None, *, idempotency_key: str) -> Response:
         hand = self._hand()
-        data = _input(ConfirmSerializer, request)
+        data = valid_input(ConfirmSerializer, request)
         settled = hand_flow.confirm_settlement(hand=hand, by=request.user, revision=data.get("revision"))
         return Response(
             TerminalHandSerializer.from_hand(
@@ -419,7 +420,7 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
     @idempotent
     def misdeal(self, request: Request, pk: str | None = None, *, idempotency_key: str) -> Response:
         hand = self._hand()
-        data = _input(MisdealSerializer, request)
+        data = valid_input(MisdealSerializer, request)
         voided = hand_flow.misdeal(
             hand=hand, reason_code=data["reason_code"], reason=data["reason"], by=request.user
         )
@@ -433,7 +434,7 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
     @action(detail=True, methods=["post"], url_path="declare-sweep")
     def declare_sweep(self, request: Request, pk: str | None = None) -> Response:
         hand = self._hand()
-        data = _input(DeclareSweepSerializer, request)
+        data = valid_input(DeclareSweepSerializer, request)
         hand_flow.declare_sweep(
             hand=hand, seat_number=data["seat_number"], sweep=data["sweep"], by=request.user
         )
@@ -452,7 +453,7 @@ class TerminalHandViewSet(ActionPermissionMixin, viewsets.GenericViewSet[Hand]):
         was down is sent once it is back, under the key it was made with); a reload, a crashed
         browser or another tablet draws it back. 409 once the hand is settled or void."""
         hand = self._hand()
-        data = _input(ShowdownDraftSerializer, request)
+        data = valid_input(ShowdownDraftSerializer, request)
         draft = floor.save_showdown_draft(hand=hand, entry=data["entry"], by=request.user)
         return Response(
             {

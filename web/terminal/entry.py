@@ -12,16 +12,18 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from django import forms
 from django.http import QueryDict
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
 from poker.cards import card_texts
 from poker.sweeps import parse_sweep_kind
+from tables.choices import MisdealReason
 from tables.models import Game
 from tables.services import MAX_FIELD_CHARS
-from web.floor_forms import BOARD_FIELDS, PageInputError
-from web.pages import whole_number
+from web.common.pages import PageInputError, whole_number
+from web.terminal.showdown_input import BOARD_FIELDS
 
 #: Taiwanese poker is dealt with one board per field of the entry, at most.
 MAX_BOARDS = len(BOARD_FIELDS)
@@ -197,3 +199,11 @@ def card_grid(*, joker: bool) -> SafeString:
     return format_html_join(
         "", '<button type="button" class="pick {}" data-card="{}" aria-label="{}">{}</button>', keys
     )
+
+
+class MisdealForm(forms.Form):
+    """A misdeal: one of 004's reasons (:class:`tables.choices.MisdealReason`), and the dealer's
+    words (needed for ``other``; the service checks that, and the length)."""
+
+    reason_code = forms.ChoiceField(choices=MisdealReason.choices, label="Misdeal")
+    reason = forms.CharField(max_length=500, required=False, label="What happened")

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from handflow.hand_view import HandView
+from casino.core.money import format_cents
+from handflow.services import HandView
 from poker.errors import ShowdownError
 from poker.games import GAME_RULES, rules_for
 from poker.kill import kill_limits
@@ -27,7 +28,7 @@ from poker.reading_words import (
     postings_words,
     reading_words,
 )
-from tables.models import Game, Table, format_cents
+from tables.models import Game, Table
 
 # --- The reading panel --------------------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 
 A selector: it reads (the table's latest hand, who is on duty, the fee preview, the buttons, the
 reading on record and the entry's draft) and writes nothing. Its statements are counted per tap
-(``tests/web/test_terminal_queries.py``): what a service just wrote and returned is passed in, so
+(``tests/web/terminal/test_terminal_queries.py``): what a service just wrote and returned is passed in, so
 it isn't read again.
 
 The hand is read once, typed (:func:`handflow.hand_view.hand_view`); the screen is typed (frozen
@@ -22,35 +22,17 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q
 
 from casino.core.errors import DomainError
+from casino.core.money import amount_text, format_cents
 from handflow import services as hand_flow
-from handflow.hand_view import HandView, hand_view
-from handflow.services import DealPlan
+from handflow.services import DealPlan, HandView, hand_view
 from poker.games import EngineKind, rules_for
 from poker.kill import KillKind, kill_limits
 from tables import services as floor
+from tables.choices import GameKind, HandStatus, KillType
 from tables.games import misdeal_reasons_for
-from tables.models import (
-    ButtonState,
-    Game,
-    GameKind,
-    Hand,
-    HandPlayer,
-    HandResult,
-    HandStatus,
-    KillType,
-    ShowdownDraft,
-    Table,
-    format_cents,
-)
+from tables.models import ButtonState, Game, Hand, HandPlayer, HandResult, ShowdownDraft, Table
 from tables.selectors import choice_games
-from web.floor_forms import (
-    BOARD_FIELDS,
-    PageInputError,
-    cents_to_dollars,
-    entry_from_submitted,
-    showdown_from_post,
-    sweep_choices,
-)
+from web.common.pages import PageInputError
 from web.terminal.entry import MAX_BOARDS, CardField, NextHandChoice, Refusal, card_grid
 from web.terminal.parts import (
     BetweenHands,
@@ -71,6 +53,7 @@ from web.terminal.presenters import (
     reading_view,
 )
 from web.terminal.serializers import TerminalHandSerializer
+from web.terminal.showdown_input import BOARD_FIELDS, entry_from_submitted, showdown_from_post, sweep_choices
 
 # --- Reading the parts ------------------------------------------------------------------------------------
 
@@ -227,7 +210,7 @@ def showdown_entry(
                 holds_kill_button=seat == kill_button and seat != kill_seat,
                 base_cents=base,
                 fields=tuple(seat_fields),
-                put_in=put_in if put_in is not None else (cents_to_dollars(base) if base else ""),
+                put_in=put_in if put_in is not None else (amount_text(base) if base else ""),
                 put_in_bad=f"put_in_{seat}" in bad,
                 after_draw=values.get(f"after_draw_{seat}", ""),
                 after_draw_bad=f"after_draw_{seat}" in bad,

@@ -12,13 +12,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from handflow.hand_view import HandView, hand_view
-from handflow.services import DealPlan, PlayerChips
+from handflow.services import DealPlan, HandView, PlayerChips, hand_view
 from ledger import selectors as ledger_selectors
 from poker.games import MAX_BOARDS
 from poker.postings import Postings
+from tables.choices import MAX_SEATS
 from tables.models import (
-    MAX_SEATS,
     ChipMovement,
     ChipMovementKind,
     DealerShift,
@@ -28,7 +27,7 @@ from tables.models import (
     ReadingStatus,
     Table,
 )
-from web.floor_serializers import elsewhere_reason_field
+from web.floor.serializers import elsewhere_reason_field
 
 MAX_CENTS = 2**62  # within a 64-bit column: a larger amount is refused as input, never overflows
 

@@ -31,17 +31,26 @@ from django.urls import reverse
 from django.views import View
 
 from casino.core.errors import DomainError
+from casino.core.money import format_cents
 from handflow import services as hand_flow
 from poker.errors import ShowdownError
 from poker.games import rules_for
 from tables import services as floor
 from tables.errors import FeesChanged
 from tables.games import say_games
-from tables.models import Hand, HandPlayer, Table, format_cents
-from web.floor_forms import MisdealForm, PageInputError, showdown_from_post
-from web.pages import whole_number
-from web.terminal.entry import NextHandChoice, Refusal, bad_fields, check_entry, fees_posted, posted_entry
+from tables.models import Hand, HandPlayer, Table
+from web.common.pages import PageInputError, whole_number
+from web.terminal.entry import (
+    MisdealForm,
+    NextHandChoice,
+    Refusal,
+    bad_fields,
+    check_entry,
+    fees_posted,
+    posted_entry,
+)
 from web.terminal.screen import terminal_screen
+from web.terminal.showdown_input import showdown_from_post
 
 #: The response header that marks the terminal's body: the page script swaps a refusal (4xx) in
 #: only when it carries it (anything else, such as a login page, reloads the page instead).

@@ -10,7 +10,8 @@ from typing import Any
 
 from handflow import services as hand_flow
 from tables import services as floor_services
-from tables.models import Hand, HandStatus, Player, Table
+from tables.choices import HandStatus
+from tables.models import Hand, Player, Table
 from tests.web.browser.browser import BROWSER_MARKS, IDLE
 from tests.web.browser.conftest import watch_csp
 

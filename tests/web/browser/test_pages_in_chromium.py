@@ -22,7 +22,8 @@ from handflow import services as hand_flow
 from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
 from tables import services as floor_services
-from tables.models import CollectionSchedule, Hand, HandResult, HandStatus, Player, Seating, Table
+from tables.choices import HandStatus
+from tables.models import CollectionSchedule, Hand, HandResult, Player, Seating, Table
 from tests.web.browser.browser import BROWSER_MARKS, IDLE, accessible, chips, confirm, csrf_token, snapshot
 
 pytestmark = BROWSER_MARKS

@@ -20,7 +20,8 @@ from django.db.models import Sum
 
 from ledger.models import JournalTransaction
 from ledger.verification import verify_ledger
-from tables.models import Hand, HandPlayer, HandResult, HandStatus, Player, Table
+from tables.choices import HandStatus
+from tables.models import Hand, HandPlayer, HandResult, Player, Table
 from tests.web.browser.browser import BROWSER_MARKS, Dealer, accessible, chips, snapshot
 
 pytestmark = BROWSER_MARKS

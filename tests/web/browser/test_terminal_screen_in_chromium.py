@@ -15,7 +15,8 @@ from typing import Any
 
 from handflow import services as hand_flow
 from ledger.verification import verify_ledger
-from tables.models import Hand, HandResult, HandStatus, Player, ShowdownDraft, Table
+from tables.choices import HandStatus
+from tables.models import Hand, HandResult, Player, ShowdownDraft, Table
 from tests.web.browser.browser import BROWSER_MARKS, IDLE, Dealer, accessible, chips, snapshot
 from web.models import IdempotentRequest
 

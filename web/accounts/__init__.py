@@ -1,0 +1,1 @@
+"""Logins and idle sessions."""

@@ -1,0 +1,1 @@
+"""The web's shared plumbing: errors, idempotency, parsers, pagination, permissions, throttles."""

@@ -1,0 +1,1 @@
+"""The floor: tables, their chips and set-up, the collection schedules, the floor API."""

@@ -1,0 +1,1 @@
+"""The waiting lists, seat offers and must-move tables."""

@@ -1,0 +1,1 @@
+"""The players: finding, adding and merging them, their records, the cash day."""

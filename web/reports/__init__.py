@@ -1,0 +1,1 @@
+"""The report pages and the ledger's API: reports, drops, waivers, shifts, exports, integrity."""

@@ -1,0 +1,1 @@
+"""The site's own pages: health, the API's documentation."""
