@@ -1,30 +1,31 @@
 """Exports of the reports: CSV (the canonical export) and PDF (reportlab), and the service that
 builds a requested export in the background.
 
-A report is one or more tables of data (``Section``, ``sections``), laid out per report
-(``layouts``: one module per report, as in ``backoffice/reports/``). Its CSV export
-(``csv_writer``) is one CSV file per table: a report of one table downloads as that CSV; a report
-of several as a zip of them, with ``report.csv`` naming the report, its filters, the software
-version and each file (:func:`export_file`). Money columns are named ``..._dollars`` and hold plain
-decimal numbers (``12.50``); sections name them ``..._cents`` and hold integer cents, which the
-writers turn into dollars. The export is deterministic: the same figures under the same filters and
-software version give the same bytes (no generation time; the zip's entries carry a fixed date), so
-its sha256, printed on every report page and in every PDF, identifies the data.
+A report is one or more tables of data (``Section``), laid out per report (one layout per report, as
+in ``backoffice/reports/``). Its CSV export is one CSV file per table: a report of one table
+downloads as that CSV; a report of several as a zip of them, with ``report.csv`` naming the report,
+its filters, the software version and each file (:func:`export_file`). Money columns are named
+``..._dollars`` and hold plain decimal numbers (``12.50``); sections name them ``..._cents`` and
+hold integer cents, which the writers turn into dollars. The export is deterministic: the same
+figures under the same filters and software version give the same bytes (no generation time; the
+zip's entries carry a fixed date), so its sha256, printed on every report page and in every PDF,
+identifies the data.
 
-A PDF (``pdf_writer``, laid out by ``backoffice.pdf``) can't hold its own checksum: it prints the
-sha256 of the CSV export of the same report, and the PDF's own sha256 is recorded on its
-``ReportExport`` row (and sent as ``X-Content-SHA256``).
+A PDF (laid out by ``backoffice.pdf``) can't hold its own checksum: it prints the sha256 of the
+CSV export of the same report, and the PDF's own sha256 is recorded on its ``ReportExport`` row
+(and sent as ``X-Content-SHA256``).
 
-``building`` builds a report from stored parameters and gives its file and download response;
-``jobs`` records an export request, builds it in the background and drops its file after
-``settings.EXPORT_RETENTION_DAYS`` (the row stays). A report page serves inline only a CSV of at
-most ``INLINE_CSV_MAX_ROWS`` rows; its PDF, and a bigger CSV, is queued (``queue_export``).
+An export request is recorded, built in the background from its stored parameters, and its file
+dropped after ``settings.EXPORT_RETENTION_DAYS`` (the row stays). A report page serves inline only
+a CSV of at most ``INLINE_CSV_MAX_ROWS`` rows; its PDF, and a bigger CSV, is queued
+(``queue_export``).
 
 A shift close seals the same export (:func:`with_download_sha` with the signed anchor as two more
 tables, ``anchor_sections``): its zip is stored on the ``ShiftClose`` and ``manage.py
 verify_anchors`` reads the anchor's files back from it.
 
 The names below are the ones the rest of the project uses, as ``backoffice.exports.<name>``.
+The modules: docs/layers.md.
 """
 
 from __future__ import annotations

@@ -1,1 +1,4 @@
-"""The kernel every layer may use: Django only, nothing of the project above it."""
+"""The kernel every layer may use: Django only, nothing of the project above it.
+
+The modules: docs/layers.md.
+"""

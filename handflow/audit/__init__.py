@@ -31,19 +31,8 @@ its connection pool before forking, so that no process talks on another's socket
 :func:`record_replay_check` stores an outcome as an :class:`ledger.models.IntegrityCheck` of scope
 ``replay`` (the nightly job ``handflow.tasks.replay_audit_nightly`` and ``manage.py replay_audit`` do).
 
-One module per concern:
-
-* ``outcome``: what the audit finds and says (:class:`ReplayCheck`, :class:`ReplayDifference`,
-  :class:`ReplayOutcome`), the constants and the ledger line (``Line``, ``POT``) the others share;
-* ``compare``: comparing one hand (the four checks above; :func:`first_difference`,
-  :func:`ledger_lines`, the ``Auditor``);
-* ``chunks``: reading a chunk of hands with plain SQL and auditing it (``audit_chunk``, what each
-  process runs), and cutting the ids into chunks;
-* ``sql``: the two helpers the plain SQL shares (a table's quoted name, :func:`id_array`);
-* ``workers``: the forked processes' start and the closing of the connections before the fork;
-* ``run``: the audit itself, :func:`replay_audit` and :func:`record_replay_check`.
-
-The names below are the ones the rest of the project uses, as ``handflow.audit.<name>``.
+One module per concern; the names below are the ones the rest of the project uses, as
+``handflow.audit.<name>``. The modules: docs/layers.md.
 """
 
 from __future__ import annotations

@@ -12,27 +12,11 @@ The sum of all balances is therefore always zero.
 Write only through ``ledger.services``; read balances through ``ledger.selectors``.
 
 One module per concept, all of the ``ledger`` app (same labels, tables and migrations as when they
-were one module); import the models from here, ``from ledger.models import Account``:
+were one module); import the models from here, ``from ledger.models import Account``. The modules
+depend one way: the records on ``base``, the journal on ``accounts``; none on this package
+(``acyclic_siblings``).
 
-* ``base``: :class:`AppendOnlyModel` and :class:`RecordQuerySet` (``AppendOnlyQuerySet``), the
-  records' base;
-* ``accounts``: :class:`AccountKind`, :class:`Account`;
-* ``journal``: :class:`TransactionKind`, :class:`JournalTransaction`, :class:`Entry`, and
-  :data:`SETTLEMENT_KINDS` (the transaction kind that settles each kind of postings);
-* ``chain``: :data:`GENESIS_HASH`, :data:`ROOM_CHAIN`, :func:`chain_for_table`, :class:`ChainHead`;
-* ``waivers``: :class:`FeeWaiver`;
-* ``drop_counts``: :class:`DropCount`, :class:`VarianceSignOff`;
-* ``shift_closes``: :class:`ShiftClose`;
-* ``integrity``: :class:`CheckSource`, :class:`IntegrityScope`, :class:`IntegrityCheck`;
-* ``exports``: :class:`ReportKind`, :class:`ExportFormat`, :class:`ExportStatus`,
-  :class:`ReportExport`;
-* ``auth_changes``: :class:`AuthChangeAction`, :class:`AuthChange`;
-* ``access_events``: :class:`AccessEventKind`, :class:`AccessEvent`;
-* ``checkpoints``: :class:`CheckpointKind`, :class:`CheckpointPart`,
-  :class:`VerificationCheckpoint`.
-
-The modules depend one way: the records on ``base``, the journal on ``accounts``; none on this
-package (``acyclic_siblings``).
+The modules: docs/layers.md.
 """
 
 from __future__ import annotations

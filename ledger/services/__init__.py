@@ -14,10 +14,8 @@ Contract shared by every service below:
 * Money integrity only: table rules (buy-in ranges, who may rebuy, when) belong to the callers.
 * One lock order, the same in every posting (deadlock-free by construction): ``locks``.
 
-The modules: ``accounts`` (the accounts, created on first use), ``validation`` (the checks that
-need no database), ``locks`` (the lock order), ``posting`` (:func:`post` and the core every service
-posts through), ``reversal``, ``chips`` (buy-in, rebuy, cash-out, table change), ``hand_money``
-(a hand's fees and its settlement). Callers use the names below, as ``ledger.services.<name>``.
+Callers use the names below, as ``ledger.services.<name>`` (never one of its modules from
+outside). The modules: docs/layers.md.
 """
 
 from __future__ import annotations

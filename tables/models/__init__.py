@@ -13,29 +13,12 @@ takes effect from ``effective_from`` and is never rewritten once in force, so th
 can be looked up "as in force at time T" (:meth:`CollectionSchedule.version_at`).
 
 One module per concept, all of the ``tables`` app (same labels, tables and migrations as when
-they were one module); import the models from here, ``from tables.models import Table``:
+they were one module); import the models from here, ``from tables.models import Table``. The
+waiting lists' models live with the lists (:mod:`tables.lists.models`) and are imported here, as
+Django loads the app's models from this package. The floor's choices and limits are not models:
+they are imported from :mod:`tables.choices`.
 
-* ``base``: the natural-key model and manager;
-* ``games``: :class:`Game`; ``stakes``: :class:`Stakes`;
-* ``schedules``: :class:`CollectionSchedule`, its versions and their rates;
-* ``tables``: :class:`TableStatus`, :class:`Table`, :class:`Seat`, :class:`ButtonState`;
-* ``players``: :class:`Player`, :class:`Seating`, :class:`PlayerMerge` (and the name and phone
-  keys of the "same person?" check, :func:`name_key`, :func:`phone_digits`);
-* ``cash_day``: :class:`CashDaySettings`, :class:`IdentificationKind`,
-  :class:`PlayerIdentification`;
-* ``dealers``: :class:`DealerShift`;
-* ``hands``: :data:`HAND_TRANSITIONS`, :class:`Hand`, :class:`HandPlayer` (the statuses,
-  :class:`HandStatus`, are in :mod:`tables.choices` with the floor's other choices);
-* ``history``: :class:`ConfigAction`, :class:`ConfigChange`;
-* ``money``: :class:`ChipMovementKind`, :class:`ChipMovement`, :class:`ReadingStatus`,
-  :class:`HandResult`;
-* the waiting lists' models live with the lists (:mod:`tables.lists.models`) and are imported
-  here: :class:`WaitingList`, :class:`WaitingListEntry` (:class:`EntryState`,
-  :class:`EntrySource`, :class:`EntryKind`), :class:`WaitingListEvent` (:class:`ListEvent`),
-  :class:`WaitingListSettings` (:class:`MissedCallPolicy`), :class:`MustMove`;
-* ``drafts``: :class:`ShowdownDraft` (the showdown entry in progress, never the ledger's).
-
-The floor's choices and limits are not models: they are imported from :mod:`tables.choices`.
+The modules: docs/layers.md.
 """
 
 from __future__ import annotations

@@ -13,37 +13,11 @@ Conventions (HackSoft style):
 Views, forms, serializers and the admin only translate input and output and call these.
 
 One module per concept; this package re-exports the public names, so ``tables.services.X`` is the
-name to call from outside the floor:
+name to call from outside the floor (the layers above never import one of its modules). The modules
+import one another only downwards (``common`` and ``locks`` at the bottom): no cycle. The waiting
+lists are a package of their own, with their own door (:mod:`tables.lists.services`).
 
-* ``common``: who acts (``User``, ``acting_user``), the reason a change needs, typed-text checks;
-* ``locks``: the row locks (``lock_table``, ``lock_buttons``, ``lock_tables_for_move``) and the
-  refusal while a hand is in progress;
-* ``players``: create (asking "same person?" when told to), update, delete, merge a player
-  (``merge_players``; ``check_not_merged``);
-* ``stakes``: create stakes (``STAKES_FIELDS``), the stakes of the same limits with another kill
-  (``stakes_with_kill``);
-* ``tables``: create, configure (seats added or removed), open, close a table;
-* ``seating``: seat (one table at a time, ``check_one_table``), unseat, and the floor's part of
-  a move (``move_seating_locked``);
-* ``cash_day``: cash per gaming day: the day's totals, the log and report thresholds, the
-  identification a report needs (``check_cash``, ``require_identification``,
-  ``record_identification``), the room's settings;
-* ``hands``: the floor's part of a deal (``next_hand_number``, ``game_for_hand``,
-  ``start_locked``), a hand's status (``move_hand``), a misdeal (``check_misdeal_reason``,
-  ``void_hand``), the pot's result and the kill state (``record_pot_result_locked``);
-* ``schedules``: collection rates built and checked (``RATE_FIELDS``, ``build_rates``), schedules
-  created, revised, renamed, and their snapshots;
-* ``schedule_preview``: what a revision would change, before it is saved (``preview_revision``,
-  ``rate_changes``, ``RevisionPreview``);
-* ``dealers``: clock in (``ClockedIn``) and out, who is on duty, who may run a table's hands
-  (``check_runs_hands``) and move its chips (``check_moves_chips``);
-* ``drafts``: the showdown entry in progress, kept per hand (``save_showdown_draft``,
-  ``showdown_draft``, ``check_draft_entry``).
-
-The modules import one another only downwards (``common`` and ``locks`` at the bottom; ``seating``
-uses ``hands``' kill state; ``schedule_preview`` uses ``schedules``' checks): no cycle. The
-waiting lists are a package of their own, with their own door (:mod:`tables.lists.services`);
-they use ``seating``, ``tables``, ``players``, ``locks`` and ``common`` from here.
+The modules: docs/layers.md.
 """
 
 from __future__ import annotations

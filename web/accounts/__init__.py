@@ -1,1 +1,3 @@
-"""Logins and idle sessions."""
+"""Logins and idle sessions.
+
+The modules: docs/layers.md."""

@@ -1,1 +1,3 @@
-"""The room's public board."""
+"""The room's public board.
+
+The modules: docs/layers.md."""

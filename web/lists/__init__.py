@@ -1,1 +1,3 @@
-"""The waiting lists, seat offers and must-move tables."""
+"""The waiting lists, seat offers and must-move tables.
+
+The modules: docs/layers.md."""

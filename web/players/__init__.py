@@ -1,1 +1,3 @@
-"""The players: finding, adding and merging them, their records, the cash day."""
+"""The players: finding, adding and merging them, their records, the cash day.
+
+The modules: docs/layers.md."""

@@ -1,1 +1,3 @@
-"""The site's own pages: health, the API's documentation."""
+"""The site's own pages: health, the API's documentation.
+
+The modules: docs/layers.md."""
