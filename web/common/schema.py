@@ -1,6 +1,6 @@
 """The OpenAPI schema says every status an operation really answers (drf-spectacular hook).
 
-Each view documents its own successes and domain refusals (``ERRORS`` in each ``*_api.py``). The
+Each view documents its own successes and domain refusals (``ERRORS`` in each package's ``api.py``). The
 answers every operation shares come from the framework, not from the view, so they are added here
 in one place, each with the one error body ``{code, detail[, field, errors]}`` (``web.common.errors``):
 

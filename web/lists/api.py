@@ -1,6 +1,6 @@
 """REST API of the waiting lists, the seat offers, must-move tables and the lists' record (under
 ``/api/``; docs/waiting-lists.md). Views translate HTTP to service calls and back; the services
-(:mod:`tables.services`) decide. Refusals are domain errors with the documented body
+(:mod:`tables.lists.services`) decide. Refusals are domain errors with the documented body
 (``web.common.errors``): 400 invalid input or out of turn without a reason, 404 unknown, 409 the floor's
 state forbids it. Reads need the lists' view permissions; writes ``tables.run_waiting_lists``;
 the room's settings ``tables.change_waitinglistsettings``.
