@@ -1,10 +1,15 @@
 """Authentication backend: Django's ModelBackend with django-axes's lock-out in front and a user's
 permissions read in one query.
 
-Lock-outs: every ``authenticate()`` asks django-axes first whether the client's address or the
-username is locked out (too many failed logins, ``AXES_*`` in the settings) and is refused before the
-password is hashed; axes counts the failures from Django's ``user_login_failed`` signal. One backend
-does both (rather than axes's own backend listed first) so a session names the backend that logged
+Lock-outs (docs/security.md, "Logins are throttled"): every ``authenticate()`` asks django-axes
+first whether the client's address is locked out (too many failed logins from it, ``AXES_*`` in the
+settings), then whether the username is cooling down (:func:`cool_down_seconds`: failed from several
+addresses), and is refused before the password is hashed. A refused attempt counts for nothing:
+the request is marked ``axes_locked_out`` before the refusal, which axes (with
+``AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT`` off) takes as "don't count it", and
+``ledger.access_log.REFUSED_ATTRIBUTE``, which the access log sums up rather than recording a row
+each. axes counts the other failures from Django's ``user_login_failed`` signal. One backend does
+all this (rather than axes's own backend listed first) so a session names the backend that logged
 it in, as before. Like axes's, it needs the request: ``authenticate()`` without one raises.
 
 Every API request checks its action's permissions (``web.common.permissions.ActionPermission``), and
@@ -23,16 +28,25 @@ to change. Nothing here reads or writes that attribute.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
+import math
 from typing import Any
 
 from axes.backends import AxesStandaloneBackend
+from axes.exceptions import AxesBackendPermissionDenied
+from axes.models import AccessAttempt
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.models import Group, Permission, User
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
+from django.db.models import Max, Sum
 from django.http import HttpRequest
+from django.utils import timezone
+
+from ledger.access_log import REFUSED_ATTRIBUTE
 
 PERMISSIONS_ATTRIBUTE = "casino_permissions"
 """The attribute of the user object that holds its ``app_label.codename`` set once read."""
@@ -46,9 +60,19 @@ class OneQueryModelBackend(AxesStandaloneBackend, ModelBackend):
         password: str | None = None,
         **kwargs: Any,
     ) -> User | None:
-        """axes's check (raises ``PermissionDenied`` for a locked-out client or username, and requires
-        ``request``), then ModelBackend's username and password check."""
-        AxesStandaloneBackend.authenticate(self, request, username=username, password=password, **kwargs)
+        """axes's check of the address (raises ``PermissionDenied`` for a locked-out address, and
+        requires ``request``), the username's cool-down (raises ``PermissionDenied`` too), then
+        ModelBackend's username and password check. A refusal is marked on the request (see the
+        module's docstring): it counts for nothing."""
+        try:
+            AxesStandaloneBackend.authenticate(self, request, username=username, password=password, **kwargs)
+        except AxesBackendPermissionDenied:
+            setattr(request, REFUSED_ATTRIBUTE, "address")
+            raise
+        if request is not None and username and cool_down_seconds(username) > 0:
+            request.axes_locked_out = True  # type: ignore[attr-defined]  # axes: not counted; the 429 page
+            setattr(request, REFUSED_ATTRIBUTE, "username")
+            raise AxesBackendPermissionDenied("the username is cooling down")
         return ModelBackend.authenticate(self, request, username=username, password=password, **kwargs)
 
     def get_all_permissions(self, user_obj: Any, obj: Any = None) -> set[str]:
@@ -67,6 +91,23 @@ class OneQueryModelBackend(AxesStandaloneBackend, ModelBackend):
             perms = {f"{app_label}.{codename}" for app_label, codename in rows}
             setattr(user_obj, PERMISSIONS_ATTRIBUTE, perms)
         return perms
+
+
+def cool_down_seconds(username: str) -> int:
+    """How many more seconds ``username`` waits before its password may be checked again: 0 unless it
+    failed ``LOGIN_USER_FAILURE_LIMIT`` times or more within ``LOGIN_LOCKOUT_MINUTES`` (from every
+    address together: axes's ``AccessAttempt`` rows, which count checked passwords only), then what is
+    left of ``LOGIN_USER_COOLDOWN_SECONDS`` after its latest failure."""
+    now = timezone.now()
+    since = now - dt.timedelta(minutes=settings.LOGIN_LOCKOUT_MINUTES)
+    failures = AccessAttempt.objects.filter(username=username, attempt_time__gte=since).aggregate(
+        total=Sum("failures_since_start"), last=Max("attempt_time")
+    )
+    if (failures["total"] or 0) < settings.LOGIN_USER_FAILURE_LIMIT or failures["last"] is None:
+        return 0
+    last: dt.datetime = failures["last"]
+    left = last + dt.timedelta(seconds=settings.LOGIN_USER_COOLDOWN_SECONDS) - now
+    return max(0, math.ceil(left.total_seconds()))
 
 
 @functools.cache

@@ -13,7 +13,9 @@ DATABASE_POOL_MAX, DATABASE_POOL_MIN, DATABASE_POOL_TIMEOUT,
 LEDGER_TASK_MAX_RETRIES, LEDGER_TASK_RETRY_BACKOFF_MAX, LEDGER_DROP_VARIANCE_THRESHOLD_BP,
 IDEMPOTENCY_KEY_RETENTION_HOURS, LEDGER_KEYS, LEDGER_KEYS_FILE, LEDGER_KEY_ID,
 LEDGER_ANCHOR_SIGNING_KEY, LEDGER_ANCHOR_PUBLIC_KEYS, LEDGER_ANCHOR_DIR, LEDGER_ALLOW_UNKEYED,
-TRUSTED_PROXIES, LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, SESSION_IDLE_MINUTES, TERMINAL_IDLE_MINUTES.
+TRUSTED_PROXIES, LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES, LOGIN_USER_FAILURE_LIMIT,
+LOGIN_USER_COOLDOWN_SECONDS, SESSION_IDLE_MINUTES, TERMINAL_IDLE_MINUTES, SESSION_MAX_HOURS,
+TERMINAL_SESSION_MAX_HOURS.
 """
 
 from __future__ import annotations
@@ -328,20 +330,36 @@ try:
 except ValueError as exc:
     raise ImproperlyConfigured(f"TRUSTED_PROXIES: {exc}") from None
 
-# Logins: django-axes counts failed logins (the login page, the admin; every authenticate() with a
-# request) and locks out an address, and separately a username, after LOGIN_FAILURE_LIMIT failures
-# within LOGIN_LOCKOUT_MINUTES, for that long after the last one. A locked-out attempt is refused before
-# its password is hashed (casino.auth), with a 429 and the lock-out page (web.accounts.sessions.locked_out).
-# Staff unlock early with `manage.py axes_reset_username NAME` or `axes_reset_ip ADDRESS`.
+# Logins (docs/security.md, "Logins are throttled"): django-axes counts failed logins (the login page,
+# the admin; every authenticate() with a request) per address and locks the address out after
+# LOGIN_FAILURE_LIMIT failures within LOGIN_LOCKOUT_MINUTES, for that long after the last one. A
+# username is never locked out of every terminal: failed LOGIN_USER_FAILURE_LIMIT times from all
+# addresses together (so never by one address alone), it cools down, LOGIN_USER_COOLDOWN_SECONDS
+# between password checks (casino.auth.cool_down_seconds). An attempt refused (its address locked, its
+# username cooling down) is answered 429 before its password is hashed (casino.auth) with the lock-out
+# page (web.accounts.sessions.locked_out), and counts for nothing: not against the username, nor to
+# extend the lock. Staff unlock early with `manage.py axes_reset_ip ADDRESS` (or axes_reset_username).
 INSTALLED_APPS += ["axes"]
 MIDDLEWARE += ["axes.middleware.AxesMiddleware"]  # last: turns a lock-out into its response
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15)
+LOGIN_USER_FAILURE_LIMIT = env_int("LOGIN_USER_FAILURE_LIMIT", 2 * LOGIN_FAILURE_LIMIT)
+LOGIN_USER_COOLDOWN_SECONDS = env_int("LOGIN_USER_COOLDOWN_SECONDS", 30)
 if LOGIN_FAILURE_LIMIT < 1 or LOGIN_LOCKOUT_MINUTES < 1:
     raise ImproperlyConfigured("LOGIN_FAILURE_LIMIT and LOGIN_LOCKOUT_MINUTES must be at least 1")
+if LOGIN_USER_FAILURE_LIMIT <= LOGIN_FAILURE_LIMIT or LOGIN_USER_COOLDOWN_SECONDS < 1:
+    # At most LOGIN_FAILURE_LIMIT failures come from one address: one address can't start a cool-down.
+    raise ImproperlyConfigured(
+        "LOGIN_USER_FAILURE_LIMIT must be more than LOGIN_FAILURE_LIMIT, "
+        "LOGIN_USER_COOLDOWN_SECONDS at least 1"
+    )
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = dt.timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]  # each on its own: an address, or a username
+# Per address only: a username's failures lock no terminal out for it (the cool-down above slows a
+# username instead). A (username, address) pair's failures are its address's, locked with it.
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+# An attempt refused during a lock-out is not counted, and doesn't restart the lock's time.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_CLIENT_IP_CALLABLE = "casino.core.client_address.client_address"
 AXES_LOCKOUT_CALLABLE = "web.accounts.sessions.locked_out"  # the lock-out page, 429
 # Failures are counted in the database (axes's AccessAttempt rows), which every process shares: no cache.
@@ -353,12 +371,20 @@ AXES_VERBOSE = False
 
 # Sessions end after a time without a request (web.accounts.sessions.IdleSessionMiddleware): a back-office
 # session after SESSION_IDLE_MINUTES, a dealer terminal's (a user whose only role is Dealer) after
-# TERMINAL_IDLE_MINUTES. The cookie lasts no longer than the longer of the two.
+# TERMINAL_IDLE_MINUTES; and however active, a fixed time after the login: a terminal's after
+# TERMINAL_SESSION_MAX_HOURS (a shift), a back-office one's after SESSION_MAX_HOURS (a working day).
+# The cookie lasts no longer than the longest of them.
 SESSION_IDLE_MINUTES = env_int("SESSION_IDLE_MINUTES", 30)
 TERMINAL_IDLE_MINUTES = env_int("TERMINAL_IDLE_MINUTES", 12 * 60)
 if SESSION_IDLE_MINUTES < 1 or TERMINAL_IDLE_MINUTES < 1:
     raise ImproperlyConfigured("SESSION_IDLE_MINUTES and TERMINAL_IDLE_MINUTES must be at least 1")
-SESSION_COOKIE_AGE = 60 * max(SESSION_IDLE_MINUTES, TERMINAL_IDLE_MINUTES)
+SESSION_MAX_HOURS = env_int("SESSION_MAX_HOURS", 8)
+TERMINAL_SESSION_MAX_HOURS = env_int("TERMINAL_SESSION_MAX_HOURS", 12)
+if SESSION_MAX_HOURS < 1 or TERMINAL_SESSION_MAX_HOURS < 1:
+    raise ImproperlyConfigured("SESSION_MAX_HOURS and TERMINAL_SESSION_MAX_HOURS must be at least 1")
+SESSION_COOKIE_AGE = 60 * max(
+    SESSION_IDLE_MINUTES, TERMINAL_IDLE_MINUTES, 60 * SESSION_MAX_HOURS, 60 * TERMINAL_SESSION_MAX_HOURS
+)
 # After the messages middleware (it may say why the session ended), before any view is chosen.
 MIDDLEWARE.insert(
     MIDDLEWARE.index("django.contrib.messages.middleware.MessageMiddleware") + 1,

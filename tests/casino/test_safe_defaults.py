@@ -179,6 +179,13 @@ def test_only_the_keyless_commands_start_without_keys(argv: list[str], keyless: 
         ({"LOGIN_LOCKOUT_MINUTES": "0"}, "LOGIN_FAILURE_LIMIT and LOGIN_LOCKOUT_MINUTES must be at least 1"),
         ({"SESSION_IDLE_MINUTES": "0"}, "SESSION_IDLE_MINUTES and TERMINAL_IDLE_MINUTES must be at least 1"),
         ({"TERMINAL_IDLE_MINUTES": "x"}, "TERMINAL_IDLE_MINUTES='x' is not an integer"),
+        ({"LOGIN_USER_FAILURE_LIMIT": "5"}, "LOGIN_USER_FAILURE_LIMIT must be more than LOGIN_FAILURE_LIMIT"),
+        ({"LOGIN_USER_COOLDOWN_SECONDS": "0"}, "LOGIN_USER_COOLDOWN_SECONDS at least 1"),
+        ({"SESSION_MAX_HOURS": "0"}, "SESSION_MAX_HOURS and TERMINAL_SESSION_MAX_HOURS must be at least 1"),
+        (
+            {"TERMINAL_SESSION_MAX_HOURS": "0"},
+            "SESSION_MAX_HOURS and TERMINAL_SESSION_MAX_HOURS must be at least 1",
+        ),
     ],
 )
 def test_bad_login_and_session_settings_fail_loudly(env: dict[str, str], message: str) -> None:
