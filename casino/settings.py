@@ -8,7 +8,7 @@ value fails loudly at start-up with `ImproperlyConfigured` rather than running h
 
 Variables: DEBUG, SECRET_KEY, DATABASE_URL, DATABASE_OWNER_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
 CACHE_URL, TIME_ZONE, CELERY_BROKER_URL, CELERY_RESULT_BACKEND, SECURE_SSL_REDIRECT,
-SECURE_HSTS_SECONDS, LOG_LEVEL, CONN_MAX_AGE, DATABASE_PREPARED_STATEMENTS,
+SECURE_HSTS_SECONDS, LOG_LEVEL, CONN_MAX_AGE, DATABASE_PREPARED_STATEMENTS, REQUEST_BODY_MAX_BYTES,
 DATABASE_POOL_MAX, DATABASE_POOL_MIN, DATABASE_POOL_TIMEOUT,
 LEDGER_TASK_MAX_RETRIES, LEDGER_TASK_RETRY_BACKOFF_MAX, LEDGER_DROP_VARIANCE_THRESHOLD_BP,
 IDEMPOTENCY_KEY_RETENTION_HOURS, LEDGER_KEYS, LEDGER_KEYS_FILE, LEDGER_KEY_ID,
@@ -104,6 +104,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A body over REQUEST_BODY_MAX_BYTES is refused unread (413), before any middleware reads one.
+    "web.common.middleware.BodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "web.common.middleware.RefuseNulMiddleware",
@@ -383,6 +385,16 @@ SECURE_CSP: dict[str, list[str]] = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
 }
+
+# The largest request body taken (bytes; the proxy's client_max_body_size, docs/deployment.md, is the
+# same): no page or API takes a file, and the largest JSON is a few kilobytes. A bigger body is refused
+# from its Content-Length, unread (web.common.middleware.BodyLimitMiddleware); what Django reads is
+# then kept in memory, never spooled to a temporary file.
+REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", 1024 * 1024)
+if REQUEST_BODY_MAX_BYTES < 64 * 1024:
+    raise ImproperlyConfigured(f"REQUEST_BODY_MAX_BYTES={REQUEST_BODY_MAX_BYTES} must be at least 65536")
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
 
 # --- REST API ----------------------------------------------------------------------------
 REST_FRAMEWORK = {
