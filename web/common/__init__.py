@@ -1,1 +1,2 @@
-"""The web's shared plumbing: errors, idempotency, parsers, pagination, permissions, throttles."""
+"""The web's shared plumbing: errors, idempotency, parsers, pagination, permissions, throttles,
+the answers no cache keeps (``no_store``)."""
