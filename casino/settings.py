@@ -63,6 +63,23 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def secret_key_weakness(key: str) -> str | None:
+    """Why ``key`` can't be production's ``SECRET_KEY``, or None: the placeholder of
+    deploy/casino.env.example, a development key (Django's ``django-insecure-`` ones, this file's
+    included), or a key Django's own ``check --deploy`` calls weak (fewer than 50 characters or than 5
+    different ones). It signs the sessions, the CSRF tokens and the password resets: a known or
+    guessable key lets anyone forge them."""
+    if "CHANGE-ME" in key:
+        return "is the placeholder of deploy/casino.env.example"
+    if key.startswith("django-insecure"):
+        return "is a development key (it starts with 'django-insecure')"
+    if len(key) < 50:
+        return "is shorter than 50 characters"
+    if len(set(key)) < 5:
+        return "has fewer than 5 different characters"
+    return None
+
+
 # Production is the default: DEBUG is off unless asked for (DEBUG=1), and then a SECRET_KEY must be
 # set. Development asks explicitly: `make run`/`make test` set DEBUG=1, and the tests and mypy load
 # casino.settings_dev, which does the same.
@@ -78,6 +95,15 @@ if not SECRET_KEY:
         )
     # Only ever used by a local debug server; never valid when DEBUG is off.
     SECRET_KEY = "django-insecure-local-development-key-not-for-production"
+elif not DEBUG and (_weakness := secret_key_weakness(SECRET_KEY)):
+    # Refused at start, as the ledger's public development keys are (ledger.keys): whatever serves the
+    # app, a WSGI server, Celery or manage.py, reads these settings first.
+    raise ImproperlyConfigured(
+        f"SECRET_KEY {_weakness}: with DEBUG off it signs the sessions, CSRF tokens and password resets, "
+        "and a known or guessable key lets anyone forge them. Set SECRET_KEY to a long random string, "
+        "made with python -c 'import secrets; print(secrets.token_urlsafe(50))'; for a local "
+        "development server set DEBUG=1."
+    )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
