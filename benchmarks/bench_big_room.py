@@ -529,7 +529,7 @@ def main(argv: list[str]) -> int:
         {
             "DATABASE_URL": f"{args.pg}/{args.pg_db}",
             "DEBUG": "0",
-            "SECRET_KEY": "bench-" + uuid.uuid4().hex,
+            "SECRET_KEY": "bench-" + uuid.uuid4().hex + uuid.uuid4().hex,  # DEBUG=0: 50+ characters
             "SECURE_SSL_REDIRECT": "0",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "LOG_LEVEL": "ERROR",

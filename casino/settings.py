@@ -8,7 +8,7 @@ value fails loudly at start-up with `ImproperlyConfigured` rather than running h
 
 Variables: DEBUG, SECRET_KEY, DATABASE_URL, DATABASE_OWNER_URL, ALLOWED_HOSTS, CSRF_TRUSTED_ORIGINS,
 CACHE_URL, TIME_ZONE, CELERY_BROKER_URL, CELERY_RESULT_BACKEND, SECURE_SSL_REDIRECT,
-SECURE_HSTS_SECONDS, LOG_LEVEL, CONN_MAX_AGE, DATABASE_PREPARED_STATEMENTS,
+SECURE_HSTS_SECONDS, LOG_LEVEL, CONN_MAX_AGE, DATABASE_PREPARED_STATEMENTS, REQUEST_BODY_MAX_BYTES,
 DATABASE_POOL_MAX, DATABASE_POOL_MIN, DATABASE_POOL_TIMEOUT,
 LEDGER_TASK_MAX_RETRIES, LEDGER_TASK_RETRY_BACKOFF_MAX, LEDGER_DROP_VARIANCE_THRESHOLD_BP,
 IDEMPOTENCY_KEY_RETENTION_HOURS, LEDGER_KEYS, LEDGER_KEYS_FILE, LEDGER_KEY_ID,
@@ -65,6 +65,23 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def secret_key_weakness(key: str) -> str | None:
+    """Why ``key`` can't be production's ``SECRET_KEY``, or None: the placeholder of
+    deploy/casino.env.example, a development key (Django's ``django-insecure-`` ones, this file's
+    included), or a key Django's own ``check --deploy`` calls weak (fewer than 50 characters or than 5
+    different ones). It signs the sessions, the CSRF tokens and the password resets: a known or
+    guessable key lets anyone forge them."""
+    if "CHANGE-ME" in key:
+        return "is the placeholder of deploy/casino.env.example"
+    if key.startswith("django-insecure"):
+        return "is a development key (it starts with 'django-insecure')"
+    if len(key) < 50:
+        return "is shorter than 50 characters"
+    if len(set(key)) < 5:
+        return "has fewer than 5 different characters"
+    return None
+
+
 # Production is the default: DEBUG is off unless asked for (DEBUG=1), and then a SECRET_KEY must be
 # set. Development asks explicitly: `make run`/`make test` set DEBUG=1, and the tests and mypy load
 # casino.settings_dev, which does the same.
@@ -80,6 +97,15 @@ if not SECRET_KEY:
         )
     # Only ever used by a local debug server; never valid when DEBUG is off.
     SECRET_KEY = "django-insecure-local-development-key-not-for-production"
+elif not DEBUG and (_weakness := secret_key_weakness(SECRET_KEY)):
+    # Refused at start, as the ledger's public development keys are (ledger.keys): whatever serves the
+    # app, a WSGI server, Celery or manage.py, reads these settings first.
+    raise ImproperlyConfigured(
+        f"SECRET_KEY {_weakness}: with DEBUG off it signs the sessions, CSRF tokens and password resets, "
+        "and a known or guessable key lets anyone forge them. Set SECRET_KEY to a long random string, "
+        "made with python -c 'import secrets; print(secrets.token_urlsafe(50))'; for a local "
+        "development server set DEBUG=1."
+    )
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
@@ -106,6 +132,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A body over REQUEST_BODY_MAX_BYTES is refused unread (413), before any middleware reads one.
+    "web.common.middleware.BodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "web.common.middleware.RefuseNulMiddleware",
@@ -409,6 +437,16 @@ SECURE_CSP: dict[str, list[str]] = {
     "form-action": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
 }
+
+# The largest request body taken (bytes; the proxy's client_max_body_size, docs/deployment.md, is the
+# same): no page or API takes a file, and the largest JSON is a few kilobytes. A bigger body is refused
+# from its Content-Length, unread (web.common.middleware.BodyLimitMiddleware); what Django reads is
+# then kept in memory, never spooled to a temporary file.
+REQUEST_BODY_MAX_BYTES = env_int("REQUEST_BODY_MAX_BYTES", 1024 * 1024)
+if REQUEST_BODY_MAX_BYTES < 64 * 1024:
+    raise ImproperlyConfigured(f"REQUEST_BODY_MAX_BYTES={REQUEST_BODY_MAX_BYTES} must be at least 65536")
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
 
 # --- REST API ----------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -41,7 +41,7 @@ from backoffice.exports.building import (
     render_file,
     row_count,
 )
-from backoffice.exports.csv_writer import csv_cell, export_file, with_download_sha
+from backoffice.exports.csv_writer import CsvWriter, csv_cell, export_file, with_download_sha
 from backoffice.exports.jobs import (
     ExportExpired,
     build_export,
@@ -57,6 +57,7 @@ from backoffice.exports.pdf_writer import pdf_parts, to_pdf
 
 __all__ = [
     "INLINE_CSV_MAX_ROWS",
+    "CsvWriter",
     "ExportExpired",
     "anchor_sections",
     "build_export",

@@ -67,6 +67,34 @@ def test_bad_environment_value_fails_loudly_at_start(env: dict[str, str], messag
     assert message in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        ("CHANGE-ME", "is the placeholder of deploy/casino.env.example"),
+        ("django-insecure-local-development-key-not-for-production", "is a development key"),
+        ("django-insecure-" + "Zq8vK2mWp4Rt7Yb1Xn5Lc9Hd3Gf6Js0Ae", "is a development key"),
+        ("x", "is shorter than 50 characters"),
+        ("Zq8vK2mWp4Rt7Yb1Xn5Lc9Hd3Gf6Js0Ae", "is shorter than 50 characters"),
+        ("abcd" * 20, "has fewer than 5 different characters"),
+    ],
+)
+def test_a_weak_or_placeholder_secret_key_is_refused_at_start(key: str, why: str) -> None:
+    """With DEBUG off the key signs sessions, CSRF tokens and password resets: a known or guessable
+    one is refused as the ledger's development keys are, and the message says how to make one."""
+    result = run_manage("check", env={**PRODUCTION_ENV, "SECRET_KEY": key})
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert f"SECRET_KEY {why}" in result.stderr
+    assert "python -c 'import secrets; print(secrets.token_urlsafe(50))'" in result.stderr
+    if len(key) > 1:
+        assert key not in result.stderr.replace("SECRET_KEY", "")  # the key itself is never printed
+
+
+def test_a_short_secret_key_is_taken_for_local_development() -> None:
+    result = run_manage("check", env={"DEBUG": "1", "SECRET_KEY": "x"})
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_defaults_are_local_demo_values() -> None:
     from django.conf import settings
 

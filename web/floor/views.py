@@ -61,6 +61,7 @@ from tables.models import (
 )
 from tables.selectors import active_seatings, same_person_candidates
 from tables.services import RATE_FIELDS
+from web.common.no_store import NoStorePageMixin
 from web.common.pages import PageInputError, refusal, whole_number
 from web.floor.forms import ScheduleRevisionForm
 
@@ -159,8 +160,9 @@ def _question_of(
     return _Question("identification", exc.message) if player is not None else exc
 
 
-class ManageTableView(PermissionRequiredMixin, View):
-    """``/floor/tables/<number>/``: the floor manager's view of a table, and its actions."""
+class ManageTableView(NoStorePageMixin, PermissionRequiredMixin, View):
+    """``/floor/tables/<number>/``: the floor manager's view of a table, and its actions; never kept
+    by a browser or a proxy (its questions carry an identification's number)."""
 
     permission_required = "tables.manage_floor"
 

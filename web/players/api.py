@@ -11,7 +11,9 @@
 
 Errors are the API's one body (``web.common.errors``); each action needs the permissions listed. Every
 change to a player goes through ``tables.services`` and so leaves its row in the change log (who,
-when, old -> new); a player with any history is not deleted (409 ``in_use``).
+when, old -> new); a player with any history is not deleted (409 ``in_use``). No answer is kept by a
+browser or a proxy (``Cache-Control: no-store``): they carry identification numbers, contact details
+and cash totals.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from tables import services
 from tables.errors import FloorNotFound
 from tables.models import CashDaySettings, Player, PlayerIdentification
 from tables.selectors import find_players, same_person_candidates
+from web.common.no_store import NoStoreMixin
 from web.common.permissions import ActionPermissionMixin
 from web.common.serializers import ErrorSerializer
 from web.players.data import player_overview
@@ -89,7 +92,7 @@ class PlayerFilter(django_filters.FilterSet):
     partial_update=extend_schema(responses={200: PlayerSerializer, **ERRORS}),
     destroy=extend_schema(responses={204: None, 409: ErrorSerializer}),
 )
-class PlayerViewSet(ActionPermissionMixin, viewsets.ModelViewSet[Player]):
+class PlayerViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ModelViewSet[Player]):
     """Players (floor managers add, change, merge and delete them)."""
 
     queryset = Player.objects.all()
@@ -207,6 +210,7 @@ class IdentificationFilter(django_filters.FilterSet):
     )
 )
 class IdentificationViewSet(
+    NoStoreMixin,
     ActionPermissionMixin,
     mixins.CreateModelMixin,
     viewsets.ReadOnlyModelViewSet[PlayerIdentification],
@@ -231,7 +235,7 @@ class IdentificationViewSet(
         return Response(IdentificationSerializer(record).data, status=status.HTTP_201_CREATED)
 
 
-class CashDayViewSet(ActionPermissionMixin, viewsets.ViewSet):
+class CashDayViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
     """Cash per gaming day: the room's settings, a transaction's check, the day's report."""
 
     action_permissions = {

