@@ -43,6 +43,7 @@ from backoffice.reports.common import (
     paging_param,
     parse_whole,
 )
+from backoffice.reports.time_limit import ReportTimedOut
 from backoffice.waivers import waive_fee
 from ledger.errors import RecordError
 from ledger.models import (
@@ -56,7 +57,7 @@ from ledger.models import (
 )
 from ledger.shifts import Shift
 from tables.models import Hand, Player, Table
-from web.common import throttles
+from web.common import slots, throttles
 from web.common.throttles import page_throttled
 from web.reports.forms import (
     CloseShiftForm,
@@ -117,15 +118,28 @@ class ReportPage(ReportPermission, View):
                 return self.queue(request, params, export_format)
             if throttled := page_throttled(request, throttles.REPORTS):
                 return throttled
-            report = self.build(filters, request)
-            report, csv_data = exports.with_download_sha(report)
-            if export_format == "csv":
-                if exports.row_count(report) > exports.INLINE_CSV_MAX_ROWS:
-                    return self.queue(request, params, export_format)
-                return self.inline_csv(request, report, csv_data, params)
+            # Built in a slot, under the report time limit (web.common.slots).
+            with slots.heavy_report(request.user):
+                return self.answer(request, params, filters, export_format)
         except ReportFilterError as exc:
             context = {"form": FilterForm(params), "errors": exc.errors, "kind": self.kind}
             return render(request, "reports/filter_error.html", context, status=400)
+        except slots.SlotsFull as exc:
+            return busy_page(request, exc)
+        except ReportTimedOut as exc:
+            context = {"message": exc.message, "kind": self.kind, "form": FilterForm(params)}
+            return render(request, "reports/timed_out.html", context, status=exc.status)
+
+    def answer(
+        self, request: HttpRequest, params: QueryDict, filters: ReportFilters, export_format: str
+    ) -> HttpResponseBase:
+        """The report built now: its page, or its CSV (inline when small, else queued)."""
+        report = self.build(filters, request)
+        report, csv_data = exports.with_download_sha(report)
+        if export_format == "csv":
+            if exports.row_count(report) > exports.INLINE_CSV_MAX_ROWS:
+                return self.queue(request, params, export_format)
+            return self.inline_csv(request, report, csv_data, params)
         # Each parameter's last value, as QueryDict.dict() gives.
         query = {key: str(value) for key, value in params.dict().items()}
         query.pop("format", None)
@@ -179,6 +193,15 @@ class ReportPage(ReportPermission, View):
         return exports.download_response(
             data, content_type, exports.filename_for(self.kind, params, extension)
         )
+
+
+def busy_page(request: HttpRequest, full: slots.SlotsFull) -> HttpResponse:
+    """The page of a report refused for want of a slot: 429 (yours) or 503 (the server's), with
+    ``Retry-After`` and the same words as the API's body."""
+    context = {"detail": full.detail, "seconds": full.wait, "mine": full.mine}
+    response = render(request, "reports/busy.html", context, status=full.status_code)
+    response["Retry-After"] = str(full.wait)
+    return response
 
 
 def _pages(report: Any, request: HttpRequest) -> dict[str, Any]:
