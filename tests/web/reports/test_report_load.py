@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import json
+import sys
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from rest_framework.test import APIClient
 from backoffice.reports import collection, time_limit
 from backoffice.reports.common import ReportFilters, report_snapshot
 from tables.models import Table
+from tests.casino.test_deploy import documented_environment, run
 from tests.factories import ReportRoom, at_local
 from web.common import slots
 
@@ -232,3 +235,52 @@ def test_postgres_a_report_in_time_leaves_the_timeout_as_it_found_it(day: dict[s
     assert seen == ["5s"]
     assert report.totals.hands == 2
     assert _setting("statement_timeout") == before
+
+
+# --- Across the server's processes: the slots are in the cache they share ------------------------------
+
+SLOT_SCRIPT = """
+import json, sys
+import django
+django.setup()
+from web.common import slots
+
+class Account:
+    is_authenticated = True
+    pk = int(sys.argv[1])
+    date_joined = None
+
+if sys.argv[2] == "hold":  # taken, never given back: the process ends as a killed worker would
+    slots.take(Account())
+    print(json.dumps("held"))
+else:
+    try:
+        slots.take(Account()).release()
+        print(json.dumps("taken"))
+    except slots.SlotsFull as full:
+        print(json.dumps([full.status_code, full.wait]))
+"""
+
+
+def _in_a_process(account: int, action: str, env: dict[str, str]) -> Any:
+    result = run([sys.executable, "-c", SLOT_SCRIPT, str(account), action], env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_a_slot_taken_in_one_process_is_held_in_another(tmp_path: Any) -> None:
+    """The production settings' cache (files by default; Redis with CACHE_URL) is the processes':
+    a slot one gunicorn worker took is full for the other, per user and in all."""
+    env = documented_environment() | {
+        "DJANGO_SETTINGS_MODULE": "casino.settings",
+        "CACHE_URL": f"file://{tmp_path}",
+        "REPORTS_AT_ONCE": "1",
+        "REPORTS_AT_ONCE_PER_USER": "1",
+    }
+    assert _in_a_process(1, "hold", env) == "held"
+    status, wait = _in_a_process(2, "try", env)
+    assert status == 503
+    assert 1 <= wait <= 10
+    more = env | {"REPORTS_AT_ONCE": "2"}
+    assert _in_a_process(1, "try", more)[0] == 429
+    assert _in_a_process(2, "try", more) == "taken"
