@@ -10,8 +10,11 @@ digest) when it holds at most ``exports.INLINE_CSV_MAX_ROWS`` rows. ``?format=pd
 CSV, is never built in the request: it is queued as a background export and the browser is sent to
 that export's page, which polls until the file is ready (docs/reports.md, "Bounded work"). Periods
 and page sizes are held to ``backoffice.reports.limits``; report pages, exports and downloads count
-against the user's rates (``web.common.throttles``). Hand history and the journal are paged: their page
-exports cover the page; a whole-period export is requested in the background (``exports``).
+against the user's rates (``web.common.throttles``); a report built now takes a slot, per user and
+in all, and is held to the report time limit (``web.common.slots``: 429/503 pages with
+``Retry-After``, or the 503 "took too long" page saying to narrow the dates or export it). Hand
+history and the journal are paged: their page exports cover the page; a whole-period export is
+requested in the background (``exports``).
 Every hand a report names links to its entry in the hand history (``reports:hand``): its cards, the
 reading and the ledger's postings. No page or download is stored by a browser or proxy
 (``Cache-Control: no-store``, :class:`ReportPermission`).
