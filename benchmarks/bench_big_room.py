@@ -5,6 +5,7 @@ floor screens, through the production server, on PostgreSQL.
         [--play 20] [--confirm-after 3] [--floor-screens 10] [--floor-every 10]
         [--headroom 30] [--headroom-terminals 20] [--worker-class sync|gthread] [--workers N]
         [--threads N] [--pg postgres://postgres@127.0.0.1:5432] [--pg-db casino_bench_big_room]
+        [--auditors N --auditor-parallel 8 --auditor-rate 60 --history-hands H --history-tables 30]
 
 What it does:
 
@@ -65,7 +66,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_terminal  # noqa: E402
-from bench_hand_api import check_books, cpu_seconds, drop, machine_cpu, ms, recreate  # noqa: E402
+import big_room_auditors  # noqa: E402
+from bench_hand_api import cpu_seconds, drop, machine_cpu, ms, recreate  # noqa: E402
 from bench_terminal import INTERACTIONS, TableSetup, Terminal  # noqa: E402
 from prod_server import Connection, Server  # noqa: E402
 from prod_server import start as start_server  # noqa: E402
@@ -305,10 +307,15 @@ def terminals_resent(terminals: list[Terminal]) -> int:
 
 
 def run_room(
-    port: int, setups: list[TableSetup], floor_session: str, args: argparse.Namespace
+    port: int,
+    setups: list[TableSetup],
+    floor_session: str,
+    args: argparse.Namespace,
+    beside: Callable[[float, float], list[threading.Thread]] | None = None,
 ) -> tuple[Timeline, Timeline, float, float, list[Terminal]]:
     """The room: every terminal and floor screen until the measured window ends, then the hands in
-    play finished. Returns the terminals' and floor screens' timelines, the window and the terminals."""
+    play finished; ``beside(begin, window_end)``'s threads (the auditors) run along. Returns the
+    terminals' and floor screens' timelines, the window and the terminals."""
     taps, floor = Timeline(), Timeline()
     interval = len(setups) / args.rate
     begin = time.perf_counter()
@@ -362,6 +369,8 @@ def run_room(
         )
         for k in range(args.floor_screens)
     ]
+    if beside is not None:
+        threads += beside(begin, window_end)
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -514,6 +523,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--pg-db", default="casino_bench_big_room", help="scratch database (dropped, created)"
     )
+    parser.add_argument(
+        "--auditors", type=int, default=0, help="auditors running the year's reports (big_room_auditors.py)"
+    )
+    parser.add_argument("--auditor-parallel", type=int, default=8, help="each auditor's connections")
+    parser.add_argument(
+        "--auditor-rate", type=float, default=60, help="reports a minute per auditor (the server allows 60)"
+    )
+    parser.add_argument(
+        "--auditor-reports", default="collection", help="comma-separated: collection, dealer-downs, ..."
+    )
+    parser.add_argument(
+        "--history-hands", type=int, default=0, help="a year of hands for the reports (bench_reports.py's)"
+    )
+    parser.add_argument("--history-tables", type=int, default=30, help="the history's tables")
+    parser.add_argument("--reports-at-once", type=int, help="the server's REPORTS_AT_ONCE (default: its own)")
+    parser.add_argument("--reports-per-user", type=int, help="the server's REPORTS_AT_ONCE_PER_USER")
+    parser.add_argument(
+        "--report-timeout-ms", type=int, help="the server's REPORT_STATEMENT_TIMEOUT_MS (default: its own)"
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument(
@@ -544,6 +572,14 @@ def main(argv: list[str]) -> int:
     )
     for name in ("CONN_MAX_AGE", "DATABASE_POOL_MAX", "DATABASE_OWNER_URL", "CELERY_BROKER_URL"):
         os.environ.pop(name, None)  # the server's configuration pools its connections
+    for name, value in (
+        ("REPORTS_AT_ONCE", args.reports_at_once),
+        ("REPORTS_AT_ONCE_PER_USER", args.reports_per_user),
+        ("REPORT_STATEMENT_TIMEOUT_MS", args.report_timeout_ms),
+    ):
+        if value is not None:
+            os.environ[name] = str(value)
+    auditor_log = big_room_auditors.AuditorLog()
     scratch = Path(tempfile.mkdtemp(prefix="bench-big-room-"))
     server: Server | None = None
     monitor: Monitor | None = None
@@ -566,7 +602,18 @@ def main(argv: list[str]) -> int:
             setups, floor_session = reuse_room(args.tables)
         else:
             call_command("migrate", verbosity=0)
+            if args.history_hands:
+                big_room_auditors.back_date_house_data()
             setups, floor_session = set_up_room(args.tables)
+            if args.history_hands:
+                counts = big_room_auditors.add_history(args.history_hands, args.history_tables)
+                print(
+                    f"history: {counts['hands']:,} hands of a year over {args.history_tables} tables "
+                    f"({counts['entries']:,} entries in all) in {counts['seconds']:.0f} s",
+                    flush=True,
+                )
+        history = big_room_auditors.has_history()
+        auditor_sessions = [session_for(name) for name in big_room_auditors.auditor_users(args.auditors)]
         settled_before = Hand.objects.filter(status=HandStatus.SETTLED).count()
         connections.close_all()  # only the server's connections count
         made = "reused" if args.reuse else "set up"
@@ -591,8 +638,15 @@ def main(argv: list[str]) -> int:
         )
         begin = time.perf_counter()
         with metered(server, monitor) as room_use:
+            port = server.port
             taps, floor, window_start, window_end, terminals = run_room(
-                server.port, setups, floor_session, args
+                port,
+                setups,
+                floor_session,
+                args,
+                beside=lambda begin, stop: big_room_auditors.auditor_threads(
+                    port, auditor_sessions, auditor_log, args, begin, stop
+                ),
             )
         print(f"room run took {time.perf_counter() - begin:.0f} s", flush=True)
         room_peaks = (monitor.peak_rss, monitor.peak_connections, monitor.workers)
@@ -609,25 +663,37 @@ def main(argv: list[str]) -> int:
             server.stop()
         shutil.rmtree(scratch, ignore_errors=True)
 
-    report, settled, in_progress = check_books()
+    report, settled, in_progress = big_room_auditors.check_books(verify=not history)
     if not args.keep:
         drop(args.pg, args.pg_db)
 
     print(f"\n## The room: {args.duration:g} s measured (after {window_start - begin:.0f} s unmeasured)")
     report_room(args, taps, floor, (window_start, window_end), room_use[0], room_peaks)
     print(f"| requests sent again on a connection the server had closed | {terminals_resent(terminals)} | |")
-    problems = taps.errors + floor.errors
+    problems = taps.errors + floor.errors + auditor_log.errors
+    if args.auditors:
+        kinds = taps.window(window_start, window_end)
+        every_tap = [s for kind in INTERACTIONS for s in kinds.get(kind, [])]
+        big_room_auditors.report_auditors(
+            auditor_log, (window_start, window_end), every_tap, TARGET_P95_MS, args
+        )
     if headroom is not None:
         print(f"\n## Headroom: {len(chosen)} terminals, hands back to back, {args.headroom:g} s measured")
         report_headroom(*headroom, headroom_use[0], headroom_peaks)
         problems += headroom[0].errors
-    print(f"\nbooks: verify_ledger ok={report.ok}, {settled} hands settled, {in_progress} left in progress")
+    verified = f"verify_ledger ok={report.ok}" if report is not None else "verify_ledger skipped (history)"
+    print(f"\nbooks: {verified}, {settled} hands settled, {in_progress} left in progress")
     if problems:
         print(f"errors ({len(problems)}):", *problems[:10], sep="\n  ")
     played = len(taps.latencies.get("confirm", [])) + (
         len(headroom[0].latencies.get("confirm", [])) if headroom is not None else 0
     )
-    ok = report.ok and not problems and in_progress == 0 and settled - settled_before == played
+    ok = (
+        (report is None or report.ok)
+        and not problems
+        and in_progress == 0
+        and settled - settled_before == played
+    )
     return 0 if ok else 1
 
 

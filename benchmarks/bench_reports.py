@@ -79,8 +79,9 @@ def setup_django(db: str) -> None:
     django.setup()
 
 
-def floor(tables: int, year_start: Any) -> dict[str, Any]:
-    """Tables, players, buy-ins (through the services) and a mid-year schedule revision."""
+def floor(tables: int, year_start: Any, first_number: int = 1) -> dict[str, Any]:
+    """Tables (numbered from ``first_number``), players, buy-ins (through the services) and a
+    mid-year schedule revision."""
     import datetime as dt
 
     from ledger import services as ledger
@@ -107,7 +108,7 @@ def floor(tables: int, year_start: Any) -> dict[str, Any]:
         )
         for rate in current.rates.all()
     )
-    for number in range(1, tables + 1):
+    for number in range(first_number, first_number + tables):
         table = services.create_table(
             number=number,
             game=game,
@@ -195,7 +196,9 @@ def strip_indexes(cursor: Any) -> list[str]:
     return restore
 
 
-def generate(hands: int, tables: int, *, verbose: bool = False) -> dict[str, Any]:
+def generate(hands: int, tables: int, *, verbose: bool = False, first_number: int = 1) -> dict[str, Any]:
+    """The year of ``hands`` hands over ``tables`` tables numbered from ``first_number`` (the
+    database may hold other tables, numbered below: bench_big_room.py's room)."""
     import datetime as dt
 
     from django.conf import settings
@@ -205,7 +208,7 @@ def generate(hands: int, tables: int, *, verbose: bool = False) -> dict[str, Any
     zone = settings.TIME_ZONE
     year_start = dt.datetime(dt.date.today().year - 1, 1, 1, tzinfo=dt.UTC)
     t0 = time.perf_counter()
-    setup = floor(tables, year_start)
+    setup = floor(tables, year_start, first_number)
     if verbose:
         print(
             f"  {time.perf_counter() - t0:7.1f} s  tables, players and buy-ins through the services",
@@ -230,18 +233,20 @@ def generate(hands: int, tables: int, *, verbose: bool = False) -> dict[str, Any
             "revised": setup["revised_at"],
             "txn": txn_base,
             "entry": entry_base,
+            "first": first_number,
         }
         steps = [
             # Table and seat/player lookups by index.
             """CREATE TEMP TABLE bench_table AS
                SELECT row_number() OVER (ORDER BY t.number) - 1 AS idx, t.id, t.game_id, t.stakes_id,
                       t.collection_schedule_id
-               FROM tables_table t""",
+               FROM tables_table t WHERE t.number >= %(first)s""",
             """CREATE TEMP TABLE bench_seat AS
                SELECT s.table_id, s.number, s.id AS seat_id, st.player_id, a.id AS account_id
                FROM tables_seat s JOIN tables_seating st ON st.seat_id = s.id AND st.left_at IS NULL
                JOIN ledger_account a ON a.kind = 'player_chips' AND a.table_id = s.table_id
-                    AND a.player_id = st.player_id""",
+                    AND a.player_id = st.player_id
+               WHERE s.table_id IN (SELECT id FROM bench_table)""",
             "CREATE INDEX ON bench_seat (table_id, number)",
             # The hands: spread evenly over the year, round-robin over the tables.
             """CREATE TEMP TABLE bench_hand AS

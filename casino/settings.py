@@ -591,3 +591,19 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = dict(HEAVY_REQUEST_RATES)
 MIDDLEWARE.insert(0, "casino.request_id.RequestIdMiddleware")
 # A load balancer or systemd probes /healthz over plain HTTP on the server itself: never redirected.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+# --- Reports that can't starve the terminals (docs/reports.md, "Bounded work"; docs/deployment.md) -----
+# A report built in a request (a report page, /api/ledger/reports/...) runs at most this long: its
+# statements under PostgreSQL's statement_timeout, none started after it (backoffice/reports/
+# time_limit.py); past it, 503 `report_timeout` saying to narrow the dates or export in the background.
+REPORT_STATEMENT_TIMEOUT_MS = env_int("REPORT_STATEMENT_TIMEOUT_MS", 10_000)
+# Reports built at once, in all and per user (web/common/slots.py: leases in the default cache, which
+# every process shares); beyond, 503 (in all) or 429 (yours) with Retry-After. In all it stays below
+# the server's threads, so that a terminal's request always finds one free: deploy/gunicorn.conf.py
+# sets it from WORKERS x THREADS (a quarter of them, fewer than a process's threads); 2 elsewhere.
+REPORTS_AT_ONCE = env_int("REPORTS_AT_ONCE", 2)
+REPORTS_AT_ONCE_PER_USER = env_int("REPORTS_AT_ONCE_PER_USER", 1)
+if REPORT_STATEMENT_TIMEOUT_MS < 1 or REPORTS_AT_ONCE < 1 or REPORTS_AT_ONCE_PER_USER < 1:
+    raise ImproperlyConfigured(
+        "REPORT_STATEMENT_TIMEOUT_MS, REPORTS_AT_ONCE and REPORTS_AT_ONCE_PER_USER must be at least 1"
+    )

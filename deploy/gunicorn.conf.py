@@ -11,6 +11,8 @@ value stops gunicorn at start with the variable's name.
     THREADS              threads per process (default 4 for gthread; 1 for sync)
     DATABASE_POOL_MAX    connections each process's pool holds at most (default: THREADS, one per
                          request a process can serve at once; 0: no pool, e.g. behind PgBouncer)
+    REPORTS_AT_ONCE      reports built at once in all (default: a quarter of WORKERS x THREADS,
+                         fewer than THREADS, at least 1: the terminals always find a thread)
     TIMEOUT              a worker silent this many seconds is killed and replaced (30)
     GRACEFUL_TIMEOUT     seconds a worker gets to finish its requests on a restart (30)
     KEEPALIVE            seconds an idle keep-alive connection is held, gthread only (5)
@@ -76,6 +78,21 @@ workers = _int("WORKERS", _int("WEB_CONCURRENCY", _default_workers, 1), 1)
 # Set here, not in the shared environment file, so that Celery and manage.py, which fork processes
 # of their own, stay unpooled.
 os.environ.setdefault("DATABASE_POOL_MAX", str(threads))
+
+
+def reports_at_once(workers: int, threads: int) -> int:
+    """The reports built at once in all (settings.REPORTS_AT_ONCE, web/common/slots.py) for a server
+    of ``workers`` x ``threads``: a quarter of its request threads, at least 1, and fewer than one
+    process's threads (gthread: a terminal's keep-alive connection stays with its process, which
+    then always has a thread free) or than the processes (sync: each serves one request)."""
+    quarter = max(1, workers * threads // 4)
+    below = threads - 1 if threads > 1 else workers - 1
+    return max(1, min(quarter, below))
+
+
+# Heavy requests (a report built now) take a slot; never all of the threads (docs/decisions.md,
+# "Reports can't starve the terminals"). 2 x 4 gthread: 2; 5 sync workers: 1.
+os.environ.setdefault("REPORTS_AT_ONCE", str(reports_at_once(workers, threads)))
 
 timeout = _int("TIMEOUT", 30, 1)
 graceful_timeout = _int("GRACEFUL_TIMEOUT", 30, 1)

@@ -33,6 +33,7 @@ from django.db.models.functions import ExtractHour, TruncDate
 from django.db.models.lookups import GreaterThanOrEqual, LessThan
 from django.utils import timezone
 
+from backoffice.reports import time_limit
 from casino.core.errors import DomainError
 from casino.core.version import software_version
 from casino.core.versions import CHRONOLOGICAL_ORDERING, periods, version_in_force
@@ -322,17 +323,34 @@ def report_snapshot() -> Iterator[None]:
     READ ONLY when it is the outermost one (so the figures of every query agree with each other
     while postings go on), and JIT compilation off for it (``SET LOCAL jit = off``: compiling these
     sub-second aggregates took longer than running them; see docs/reports.md). On SQLite nothing is
-    opened (a transaction there would hold every posting back while the report runs)."""
-    if connection.vendor != "postgresql":
-        yield
-        return
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            if outermost:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            cursor.execute("SET LOCAL jit = off")
-        yield
+    opened (a transaction there would hold every posting back while the report runs).
+
+    Inside a :func:`backoffice.reports.time_limit.time_limit` block (a report built in a request)
+    the report is held to the limit: ``SET LOCAL statement_timeout`` on PostgreSQL, no statement
+    started past it on any database, and :class:`~backoffice.reports.time_limit.ReportTimedOut`
+    (503) when it is reached."""
+    with time_limit.enforced() as limit:
+        if connection.vendor != "postgresql":
+            with time_limit.guarded(connection, limit):
+                yield
+            return
+        outermost = not connection.in_atomic_block
+        with transaction.atomic():
+            previous = None
+            with connection.cursor() as cursor:
+                if outermost:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                cursor.execute("SET LOCAL jit = off")
+                if limit is not None:
+                    if not outermost:  # the setting outlives this block's savepoint: put back after
+                        cursor.execute("SELECT current_setting('statement_timeout')")
+                        previous = cursor.fetchone()[0]
+                    cursor.execute("SELECT set_config('statement_timeout', %s, true)", [f"{limit}ms"])
+            with time_limit.guarded(connection, limit):
+                yield
+            if previous is not None:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT set_config('statement_timeout', %s, true)", [previous])
 
 
 def in_report_snapshot[**P, R](build: Callable[P, R]) -> Callable[P, R]:

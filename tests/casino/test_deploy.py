@@ -196,3 +196,21 @@ def test_make_serve_prod_collects_static_files_then_runs_the_benchmarks_command(
     assert collect < serve
     assert lines[serve].split("exec ", 1)[1].split()[1:] == list(prod_server.SERVE_COMMAND[1:])
     assert lines[serve].split("exec ", 1)[1].split()[0].endswith("/" + prod_server.SERVE_COMMAND[0])
+
+
+def test_the_reports_at_once_stay_below_the_threads_unless_set() -> None:
+    """The config bounds the reports built at once (web/common/slots.py) from WORKERS x THREADS: a
+    quarter of the threads, fewer than a process's, so that a terminal always finds one free."""
+    code = "from django.conf import settings; print(settings.REPORTS_AT_ONCE)"
+    probe = [
+        "-c",
+        f"import runpy, os; runpy.run_path({str(CONFIG)!r}); import django; django.setup(); {code}",
+    ]
+    env = {"DJANGO_SETTINGS_MODULE": "casino.settings", "WORKERS": "2"}
+    assert run([sys.executable, *probe], env).stdout.split() == ["2"]  # 2 x 4
+    assert run([sys.executable, *probe], env | {"WORKERS": "4", "THREADS": "8"}).stdout.split() == ["7"]
+    assert run([sys.executable, *probe], env | {"THREADS": "2"}).stdout.split() == ["1"]
+    assert run([sys.executable, *probe], env | {"WORKER_CLASS": "sync", "WORKERS": "5"}).stdout.split() == [
+        "1"
+    ]
+    assert run([sys.executable, *probe], env | {"REPORTS_AT_ONCE": "3"}).stdout.split() == ["3"]

@@ -11,6 +11,7 @@ no-store``, ``web.common.no_store.NoStoreMixin``).
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Any
 
 from django.db import transaction
@@ -39,6 +40,7 @@ from backoffice.waivers import waive_fee
 from ledger.errors import RecordNotFound
 from ledger.models import DropCount, ExportStatus, FeeWaiver, IntegrityCheck, ReportExport, ShiftClose
 from tables.models import Hand, Player, Table
+from web.common import slots
 from web.common.no_store import NoStoreMixin
 from web.common.permissions import ActionPermissionMixin
 from web.common.throttles import DOWNLOADS, EXPORTS, REPORTS, HeavyRequestThrottle
@@ -77,7 +79,16 @@ ERRORS = {
 THROTTLED = {
     429: OpenApiResponse(
         serializers.LedgerErrorSerializer,
-        description="Too many such requests from you for now (code throttled); Retry-After: when to retry",
+        description="Too many such requests from you for now (code throttled), or a report of yours "
+        "still being built (code reports_running); Retry-After: when to retry",
+    ),
+}
+BUSY = {
+    503: OpenApiResponse(
+        serializers.LedgerErrorSerializer,
+        description="The server builds as many reports at once as it allows (code reports_busy; "
+        "Retry-After: when to retry), or the report ran past its time limit and was stopped (code "
+        "report_timeout): ask for fewer dates or export it in the background",
     ),
 }
 RECORD_ERRORS = {
@@ -127,10 +138,30 @@ def _int_param(request: Request, name: str, default: int, maximum: int = MAX_OFF
 class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
     """Each report as JSON, built now from the ledger and the floor (see docs/reports.md), but the
     integrity report, which is read from the stored checks (POST queues a full check for the
-    worker); each counts against the user's ``reports`` rate (429 beyond)."""
+    worker); each counts against the user's ``reports`` rate (429 beyond). A report built now
+    takes a slot (``web.common.slots``: 429 ``reports_running`` or 503 ``reports_busy`` when none is
+    free) and is held to the report time limit (503 ``report_timeout``)."""
 
     throttle_classes = [HeavyRequestThrottle]
     throttle_scope = REPORTS
+    #: The actions that build a report now (the integrity report reads stored checks).
+    heavy_actions = frozenset(
+        {"collection", "hands", "statement", "journal", "drop_variance", "config_changes", "dealer_downs"}
+    )
+    _held: ExitStack
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """After the login, the permission and the rate: a heavy action's slot and time limit
+        (``SlotsFull``: nothing taken, DRF answers 429/503)."""
+        super().initial(request, *args, **kwargs)
+        if self.action in self.heavy_actions:
+            self._held.enter_context(slots.heavy_report(request.user))
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        """The slot :meth:`initial` took is given back however the request ends."""
+        self._held = ExitStack()
+        with self._held:
+            return super().dispatch(request, *args, **kwargs)
 
     action_permissions = {
         "collection": VIEW,
@@ -150,7 +181,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
     @extend_schema(
         summary="Collection report",
         parameters=FILTER_PARAMETERS,
-        responses={200: serializers.CollectionReportSerializer, **ERRORS, **THROTTLED},
+        responses={200: serializers.CollectionReportSerializer, **ERRORS, **THROTTLED, **BUSY},
     )
     @action(detail=False, methods=["get"])
     def collection(self, request: Request) -> Response:
@@ -165,7 +196,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
             *PAGE_PARAMETERS,
             OpenApiParameter("hand", OpenApiTypes.INT, description="Only this hand (id), if in the period."),
         ],
-        responses={200: serializers.HandHistorySerializer, **ERRORS, **THROTTLED},
+        responses={200: serializers.HandHistorySerializer, **ERRORS, **THROTTLED, **BUSY},
     )
     @action(detail=False, methods=["get"])
     def hands(self, request: Request) -> Response:
@@ -189,6 +220,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
             404: serializers.LedgerErrorSerializer,
             **ERRORS,
             **THROTTLED,
+            **BUSY,
         },
     )
     @action(detail=False, methods=["get"])
@@ -204,7 +236,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
     @extend_schema(
         summary="Ledger journal with running balances (paged)",
         parameters=[*FILTER_PARAMETERS, *PAGE_PARAMETERS],
-        responses={200: serializers.JournalSerializer, **ERRORS, **THROTTLED},
+        responses={200: serializers.JournalSerializer, **ERRORS, **THROTTLED, **BUSY},
     )
     @action(detail=False, methods=["get"])
     def journal(self, request: Request) -> Response:
@@ -270,7 +302,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
                 "threshold_bp", OpenApiTypes.INT, description="Threshold in basis points (default 300)."
             ),
         ],
-        responses={200: serializers.DropVarianceReportSerializer, **ERRORS, **THROTTLED},
+        responses={200: serializers.DropVarianceReportSerializer, **ERRORS, **THROTTLED, **BUSY},
     )
     @action(detail=False, methods=["get"], url_path="drop-variance")
     def drop_variance(self, request: Request) -> Response:
@@ -284,7 +316,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
     @extend_schema(
         summary="Configuration change log",
         parameters=FILTER_PARAMETERS,
-        responses={200: serializers.ChangeLogSerializer, **ERRORS, **THROTTLED},
+        responses={200: serializers.ChangeLogSerializer, **ERRORS, **THROTTLED, **BUSY},
     )
     @action(detail=False, methods=["get"], url_path="config-changes")
     def config_changes(self, request: Request) -> Response:
@@ -296,7 +328,7 @@ class ReportViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
             *FILTER_PARAMETERS,
             OpenApiParameter("dealer", OpenApiTypes.STR, description="Only this dealer's downs (username)."),
         ],
-        responses={200: serializers.DownsReportSerializer, **ERRORS, **THROTTLED},
+        responses={200: serializers.DownsReportSerializer, **ERRORS, **THROTTLED, **BUSY},
     )
     @action(detail=False, methods=["get"], url_path="dealer-downs")
     def dealer_downs(self, request: Request) -> Response:

@@ -10,8 +10,11 @@ digest) when it holds at most ``exports.INLINE_CSV_MAX_ROWS`` rows. ``?format=pd
 CSV, is never built in the request: it is queued as a background export and the browser is sent to
 that export's page, which polls until the file is ready (docs/reports.md, "Bounded work"). Periods
 and page sizes are held to ``backoffice.reports.limits``; report pages, exports and downloads count
-against the user's rates (``web.common.throttles``). Hand history and the journal are paged: their page
-exports cover the page; a whole-period export is requested in the background (``exports``).
+against the user's rates (``web.common.throttles``); a report built now takes a slot, per user and
+in all, and is held to the report time limit (``web.common.slots``: 429/503 pages with
+``Retry-After``, or the 503 "took too long" page saying to narrow the dates or export it). Hand
+history and the journal are paged: their page exports cover the page; a whole-period export is
+requested in the background (``exports``).
 Every hand a report names links to its entry in the hand history (``reports:hand``): its cards, the
 reading and the ledger's postings. No page or download is stored by a browser or proxy
 (``Cache-Control: no-store``, :class:`ReportPermission`).
@@ -43,6 +46,7 @@ from backoffice.reports.common import (
     paging_param,
     parse_whole,
 )
+from backoffice.reports.time_limit import ReportTimedOut
 from backoffice.waivers import waive_fee
 from ledger.errors import RecordError
 from ledger.models import (
@@ -56,7 +60,7 @@ from ledger.models import (
 )
 from ledger.shifts import Shift
 from tables.models import Hand, Player, Table
-from web.common import throttles
+from web.common import slots, throttles
 from web.common.throttles import page_throttled
 from web.reports.forms import (
     CloseShiftForm,
@@ -117,15 +121,28 @@ class ReportPage(ReportPermission, View):
                 return self.queue(request, params, export_format)
             if throttled := page_throttled(request, throttles.REPORTS):
                 return throttled
-            report = self.build(filters, request)
-            report, csv_data = exports.with_download_sha(report)
-            if export_format == "csv":
-                if exports.row_count(report) > exports.INLINE_CSV_MAX_ROWS:
-                    return self.queue(request, params, export_format)
-                return self.inline_csv(request, report, csv_data, params)
+            # Built in a slot, under the report time limit (web.common.slots).
+            with slots.heavy_report(request.user):
+                return self.answer(request, params, filters, export_format)
         except ReportFilterError as exc:
             context = {"form": FilterForm(params), "errors": exc.errors, "kind": self.kind}
             return render(request, "reports/filter_error.html", context, status=400)
+        except slots.SlotsFull as exc:
+            return busy_page(request, exc)
+        except ReportTimedOut as exc:
+            context = {"message": exc.message, "kind": self.kind, "form": FilterForm(params)}
+            return render(request, "reports/timed_out.html", context, status=exc.status)
+
+    def answer(
+        self, request: HttpRequest, params: QueryDict, filters: ReportFilters, export_format: str
+    ) -> HttpResponseBase:
+        """The report built now: its page, or its CSV (inline when small, else queued)."""
+        report = self.build(filters, request)
+        report, csv_data = exports.with_download_sha(report)
+        if export_format == "csv":
+            if exports.row_count(report) > exports.INLINE_CSV_MAX_ROWS:
+                return self.queue(request, params, export_format)
+            return self.inline_csv(request, report, csv_data, params)
         # Each parameter's last value, as QueryDict.dict() gives.
         query = {key: str(value) for key, value in params.dict().items()}
         query.pop("format", None)
@@ -179,6 +196,15 @@ class ReportPage(ReportPermission, View):
         return exports.download_response(
             data, content_type, exports.filename_for(self.kind, params, extension)
         )
+
+
+def busy_page(request: HttpRequest, full: slots.SlotsFull) -> HttpResponse:
+    """The page of a report refused for want of a slot: 429 (yours) or 503 (the server's), with
+    ``Retry-After`` and the same words as the API's body."""
+    context = {"detail": full.detail, "seconds": full.wait, "mine": full.mine}
+    response = render(request, "reports/busy.html", context, status=full.status_code)
+    response["Retry-After"] = str(full.wait)
+    return response
 
 
 def _pages(report: Any, request: HttpRequest) -> dict[str, Any]:
