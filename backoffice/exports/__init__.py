@@ -15,9 +15,15 @@ A PDF (``pdf_writer``, laid out by ``backoffice.pdf``) can't hold its own checks
 sha256 of the CSV export of the same report, and the PDF's own sha256 is recorded on its
 ``ReportExport`` row (and sent as ``X-Content-SHA256``).
 
-``building`` builds a report from stored parameters and gives its file and download response;
-``jobs`` records an export request, builds it in the background and drops its file after
-``settings.EXPORT_RETENTION_DAYS`` (the row stays). A report page serves inline only a CSV of at
+``building`` builds a report from stored parameters (a paged report's whole period as pages,
+``report_pages``), refuses parameters a report doesn't read, and gives its file and download
+response; ``jobs`` records an export request (the same one queued or being built is returned
+instead), builds it in the background and drops its file after ``settings.EXPORT_RETENTION_DAYS``
+(the row stays). A background export's CSV is written to disk a page of rows at a time
+(``write_export``: the same bytes as ``export_file``, never the whole file in memory), bounded by
+``settings.EXPORT_MAX_ROWS`` and ``EXPORT_MAX_BYTES`` (a PDF by ``EXPORT_PDF_MAX_ROWS``): beyond,
+it fails saying how to split it (``ExportTooBig``); ``files`` keeps the file in
+``settings.EXPORT_DIR`` and streams it to the download (``export_response``). A report page serves inline only a CSV of at
 most ``INLINE_CSV_MAX_ROWS`` rows; its PDF, and a bigger CSV, is queued (``queue_export``).
 
 A shift close seals the same export (:func:`with_download_sha` with the signed anchor as two more
@@ -31,16 +37,28 @@ from __future__ import annotations
 
 from backoffice.exports.building import (
     INLINE_CSV_MAX_ROWS,
+    KNOWN_PARAMS,
     build_report,
+    check_params,
     content_type_of,
     download_response,
     filename_for,
     is_page,
     render,
+    merge_pages,
     render_file,
+    report_pages,
     row_count,
 )
-from backoffice.exports.csv_writer import csv_cell, export_file, with_download_sha
+from backoffice.exports.csv_writer import (
+    ExportTooBig,
+    WrittenExport,
+    csv_cell,
+    export_file,
+    with_download_sha,
+    write_export,
+)
+from backoffice.exports.files import export_path, export_response, has_file, stored_bytes
 from backoffice.exports.jobs import (
     ExportExpired,
     build_export,
@@ -50,33 +68,48 @@ from backoffice.exports.jobs import (
     queue_export,
     request_export,
     retention,
+    submit_export,
+    waiting_export,
 )
 from backoffice.exports.layouts import anchor_sections, sections_of
 from backoffice.exports.pdf_writer import pdf_parts, to_pdf
 
 __all__ = [
     "INLINE_CSV_MAX_ROWS",
+    "KNOWN_PARAMS",
     "ExportExpired",
+    "ExportTooBig",
+    "WrittenExport",
     "anchor_sections",
     "build_export",
     "build_report",
+    "check_params",
     "content_type_of",
     "csv_cell",
     "download_response",
     "expires_at",
     "export_file",
+    "export_path",
+    "export_response",
     "filename_for",
+    "has_file",
     "is_expired",
     "is_page",
+    "merge_pages",
     "pdf_parts",
     "purge_expired_exports",
     "queue_export",
     "render",
     "render_file",
+    "report_pages",
     "request_export",
     "retention",
     "row_count",
     "sections_of",
+    "stored_bytes",
+    "submit_export",
     "to_pdf",
+    "waiting_export",
     "with_download_sha",
+    "write_export",
 ]

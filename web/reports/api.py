@@ -347,13 +347,14 @@ class ReportExportViewSet(
         data = serializers.ReportExportCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         with transaction.atomic():
-            export = exports.request_export(
+            export, created = exports.submit_export(
                 kind=data.validated_data["report"],
                 export_format=data.validated_data["format"],
                 params=data.validated_data["params"],
                 by=request.user,
             )
-            tasks.enqueue_export(export)
+            if created:  # else the same export is queued or being built already: that one
+                tasks.enqueue_export(export)
         export.refresh_from_db()
         return Response(serializers.ReportExportSerializer(export).data, status=status.HTTP_202_ACCEPTED)
 
@@ -379,12 +380,9 @@ class ReportExportViewSet(
                 f"Export {export.pk}'s file was kept {exports.retention().days} days and is gone; "
                 "its record stays. Request it again."
             )
-        if export is None or export.status != ExportStatus.DONE or export.content is None:
+        if export is None or export.status != ExportStatus.DONE or not exports.has_file(export):
             raise _not_found(f"finished export {pk}")
-        content_type = exports.content_type_of(bytes(export.content), export.format)
-        return exports.download_response(
-            bytes(export.content), content_type, export.filename or f"export-{export.pk}.{export.format}"
-        )
+        return exports.export_response(export)
 
 
 @extend_schema_view(
