@@ -73,7 +73,9 @@ def _pages(rows: int) -> Iterator[Any]:
                 sequence=n,
                 hash=f"{n:064x}",
                 entries=[
-                    journal.JournalEntryLine(1, 1, f"chips: Player {n % 300} @ table {n % 30 + 1}", -300, 50_000),
+                    journal.JournalEntryLine(
+                        1, 1, f"chips: Player {n % 300} @ table {n % 30 + 1}", -300, 50_000
+                    ),
                     journal.JournalEntryLine(2, 2, f"house: table {n % 30 + 1} 2025-01-01/day", 300, 300 * n),
                 ],
             )
@@ -122,7 +124,9 @@ def _run(mode: str, rows: int, path: Path) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--rows", type=int, default=1_000_000, help="rows of the streamed export")
     parser.add_argument("--old-rows", type=int, default=200_000, help="rows of the old, in-memory export")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -139,7 +143,10 @@ def main() -> None:
             ("write, old (in memory)", args.old_rows, _run("write-old", args.old_rows, old)),
             ("download, old (in memory)", args.old_rows, _run("download-old", args.old_rows, old)),
         ]
-    print(f"{'':28} {'rows':>10} {'file MB':>8} {'seconds':>8} {'start MB':>9} {'peak MB':>8} {'MB/1M rows':>10}")
+    print(
+        f"{'':28} {'rows':>10} {'file MB':>8} {'seconds':>8} {'start MB':>9} {'peak MB':>8} "
+        f"{'MB/1M rows':>10}"
+    )
     for name, rows, r in results:
         grown = (r["peak_mb"] - r["start_mb"]) / rows * 1e6
         print(

@@ -23,8 +23,9 @@ instead), builds it in the background and drops its file after ``settings.EXPORT
 (``write_export``: the same bytes as ``export_file``, never the whole file in memory), bounded by
 ``settings.EXPORT_MAX_ROWS`` and ``EXPORT_MAX_BYTES`` (a PDF by ``EXPORT_PDF_MAX_ROWS``): beyond,
 it fails saying how to split it (``ExportTooBig``); ``files`` keeps the file in
-``settings.EXPORT_DIR`` and streams it to the download (``export_response``). A report page serves inline only a CSV of at
-most ``INLINE_CSV_MAX_ROWS`` rows; its PDF, and a bigger CSV, is queued (``queue_export``).
+``settings.EXPORT_DIR`` and streams it to the download (``export_response``). A report page
+serves inline only a CSV of at most ``INLINE_CSV_MAX_ROWS`` rows; its PDF, and a bigger CSV, is
+queued (``queue_export``).
 
 A shift close seals the same export (:func:`with_download_sha` with the signed anchor as two more
 tables, ``anchor_sections``): its zip is stored on the ``ShiftClose`` and ``manage.py
@@ -44,8 +45,8 @@ from backoffice.exports.building import (
     download_response,
     filename_for,
     is_page,
-    render,
     merge_pages,
+    render,
     render_file,
     report_pages,
     row_count,

@@ -84,7 +84,9 @@ def _journal_pages(filters: ReportFilters) -> Iterator[journal.Journal]:
         meta = make_meta("journal", journal.TITLE, filters)
         txns = filters.on_time(JournalTransaction.objects.all(), "created_at", table_field="table")
         total = txns.count()
-        rows = txns.select_related("table", "created_by").order_by("pk").iterator(chunk_size=journal.MAX_LIMIT)
+        rows = (
+            txns.select_related("table", "created_by").order_by("pk").iterator(chunk_size=journal.MAX_LIMIT)
+        )
         offset = 0
         for batch in itertools.batched(rows, journal.MAX_LIMIT):
             lines = journal.journal_lines(list(batch))
@@ -98,7 +100,9 @@ def _journal_pages(filters: ReportFilters) -> Iterator[journal.Journal]:
             )
             offset += len(lines)
         if offset == 0:
-            yield journal.Journal(meta=meta, total=total, offset=0, limit=0, transactions=[], entries_sum_cents=0)
+            yield journal.Journal(
+                meta=meta, total=total, offset=0, limit=0, transactions=[], entries_sum_cents=0
+            )
 
 
 def _hand_pages(filters: ReportFilters) -> Iterator[hands.HandHistory]:

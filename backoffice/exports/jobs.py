@@ -53,8 +53,9 @@ def submit_export(
 ) -> tuple[ReportExport, bool]:
     """Record an export request (``pending``): ``(export, created)``; the caller queues
     ``backoffice.tasks.build_export`` for it on commit when ``created`` (else the export was
-    already queued or being built, and is the one to wait for). ``params`` with ``offset``/``limit`` (or ``hand``) of
-    a paged report ask for that page (or hand), else the whole period. Raises ``ReportFilterError``
+    already queued or being built, and is the one to wait for). ``params`` with
+    ``offset``/``limit`` (or ``hand``) of a paged report ask for that page (or hand), else the
+    whole period. Raises ``ReportFilterError``
     for parameters the report doesn't read or can't read (:func:`building.check_params`: unknown
     names, over-long values; bad filters, a period over ``limits.MAX_PERIOD_DAYS``, a page over
     ``limits.MAX_PAGE_SIZE``, a player or dealer who doesn't exist): nothing is stored then;
