@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Generator, Iterable, Mapping
+from contextlib import closing
 from typing import Any
 
 from django.http import HttpResponse
@@ -56,27 +57,31 @@ def build_report(kind: str, params: Mapping[str, Any], *, full: bool = False) ->
             return hands.build_hand_history(filters, hand_id=_whole(params, "hand"), limit=1)
         if not full:
             return hands.build_hand_history(filters, offset=offset, limit=limit)
-        return merge_pages(_hand_pages(filters))
+        with closing(_hand_pages(filters)) as pages:
+            return merge_pages(pages)
     if not full:
         return journal.build_journal(filters, offset=offset, limit=limit)
-    return merge_pages(_journal_pages(filters))
+    with closing(_journal_pages(filters)) as journal_pages:
+        return merge_pages(journal_pages)
 
 
-def report_pages(kind: str, params: Mapping[str, Any]) -> Iterator[Any]:
+def report_pages(kind: str, params: Mapping[str, Any]) -> Generator[Any]:
     """The report an export of ``kind`` with ``params`` writes, as pages: a paged report's whole
     period (no ``offset``/``limit``/``hand``) a page at a time, lazily, each page a report of the
     same type (the journal read through one server-side cursor, ``.iterator()``; the hand history
     in pages of its builder's ``MAX_LIMIT``); any other report is one page, built whole. Raises as
-    :func:`build_report` does."""
+    :func:`build_report` does, when the first page is asked for. Close it when not read to the end
+    (``contextlib.closing``): the journal's pages hold a snapshot (on PostgreSQL a read-only
+    transaction) until then."""
     kind = ReportKind(kind)
     if kind in (ReportKind.HAND_HISTORY, ReportKind.JOURNAL) and not is_page(kind, params):
         filters = ReportFilters.from_params(params)
-        _page(params)
-        return _hand_pages(filters) if kind == ReportKind.HAND_HISTORY else _journal_pages(filters)
-    return iter([build_report(kind, params, full=not is_page(kind, params))])
+        yield from _hand_pages(filters) if kind == ReportKind.HAND_HISTORY else _journal_pages(filters)
+    else:
+        yield build_report(kind, params, full=not is_page(kind, params))
 
 
-def _journal_pages(filters: ReportFilters) -> Iterator[journal.Journal]:
+def _journal_pages(filters: ReportFilters) -> Generator[journal.Journal]:
     """The journal of the period in pages of ``journal.MAX_LIMIT`` transactions, read in one
     snapshot through one cursor (on PostgreSQL a server-side one); every page's running balances
     are the accounts' real ones, whatever the page's bounds (``journal.journal_lines``)."""
@@ -105,7 +110,7 @@ def _journal_pages(filters: ReportFilters) -> Iterator[journal.Journal]:
             )
 
 
-def _hand_pages(filters: ReportFilters) -> Iterator[hands.HandHistory]:
+def _hand_pages(filters: ReportFilters) -> Generator[hands.HandHistory]:
     """The hand history of the period in pages of ``hands.MAX_LIMIT`` hands."""
     page = hands.build_hand_history(filters, offset=0, limit=hands.MAX_LIMIT)
     yield page

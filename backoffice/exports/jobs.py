@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
+from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -216,13 +217,14 @@ def build_export(export_id: int) -> ReportExport:
 
 
 def _write(export: ReportExport, target: Path) -> WrittenExport:
-    """Write ``export``'s file to ``target`` (whole, or nothing there)."""
-    pages = report_pages(export.kind, export.params)
-    if export.format == ExportFormat.CSV:
-        return write_export(
-            pages, target, max_rows=settings.EXPORT_MAX_ROWS, max_bytes=settings.EXPORT_MAX_BYTES
-        )
-    report = merge_pages(pages, max_rows=settings.EXPORT_PDF_MAX_ROWS)
+    """Write ``export``'s file to ``target`` (whole, or nothing there). The pages are closed before
+    this returns or raises, so that their snapshot is over when the export's row is updated."""
+    with closing(report_pages(export.kind, export.params)) as pages:
+        if export.format == ExportFormat.CSV:
+            return write_export(
+                pages, target, max_rows=settings.EXPORT_MAX_ROWS, max_bytes=settings.EXPORT_MAX_BYTES
+            )
+        report = merge_pages(pages, max_rows=settings.EXPORT_PDF_MAX_ROWS)
     data, _, extension = render_file(report, export.format)
     partial = target.with_name(f".{target.name}.part")
     partial.write_bytes(data)
