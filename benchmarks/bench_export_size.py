@@ -101,7 +101,8 @@ def _child(mode: str, rows: int, path: Path) -> dict[str, Any]:
         size = len(data)
     elif mode == "download-stream":
         response = FileResponse(path.open("rb"), content_type="text/csv")
-        size = sum(len(chunk) for chunk in response.streaming_content)
+        for chunk in response:  # what the server sends: the file in chunks
+            size += len(chunk)
         response.close()
     elif mode == "download-old":
         size = len(HttpResponse(path.read_bytes(), content_type="text/csv").content)
@@ -120,7 +121,8 @@ def _run(mode: str, rows: int, path: Path) -> dict[str, Any]:
         capture_output=True,
         text=True,
     )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.conf import settings
-from django.http import FileResponse, HttpResponse
+from django.http import FileResponse, HttpResponseBase
 
 from backoffice.exports.building import download_response
 from ledger.models import ExportFormat, ReportExport
@@ -44,7 +44,7 @@ def has_file(export: ReportExport) -> bool:
     return export.content is not None and export_path(export.pk).is_file()
 
 
-def export_response(export: ReportExport) -> HttpResponse:
+def export_response(export: ReportExport) -> HttpResponseBase:
     """A built export as an attachment: its file streamed from disk in chunks (``FileResponse``),
     or an old export's stored bytes; ``X-Content-SHA256`` is the sha256 recorded when it was built
     (the file's, hashed as it was written), ``Content-Disposition`` its file name."""

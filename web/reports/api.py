@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBase
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
@@ -373,7 +373,7 @@ class ReportExportViewSet(
         },
     )
     @action(detail=True, methods=["get"])
-    def download(self, request: Request, pk: str | None = None) -> HttpResponse:
+    def download(self, request: Request, pk: str | None = None) -> HttpResponseBase:
         export = ReportExport.objects.filter(pk=pk).first() if pk is not None else None
         if export is not None and exports.is_expired(export):
             raise exports.ExportExpired(

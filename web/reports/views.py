@@ -614,7 +614,7 @@ class ExportDownloadView(ReportPermission, View):
     offers the download when it is ready. A failed export's page says why; an expired one answers
     410 (its file was dropped after ``EXPORT_RETENTION_DAYS``)."""
 
-    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+    def get(self, request: HttpRequest, pk: int) -> HttpResponseBase:
         export = get_object_or_404(ReportExport.objects.defer("content"), pk=pk)
         expired = exports.is_expired(export)
         waiting = not expired and export.status in (ExportStatus.PENDING, ExportStatus.RUNNING)
