@@ -8,6 +8,7 @@ moved there); an export built before keeps its bytes in ``content`` and is serve
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from django.conf import settings
@@ -63,6 +64,20 @@ def stored_bytes(export: ReportExport) -> bytes:
     streams it, :func:`export_response`)."""
     stored = bytes(export.content) if export.content is not None else b""
     return stored or export_path(export.pk).read_bytes()
+
+
+def remove_leftovers(*, before: float) -> int:
+    """Delete what a build cut short left in ``EXPORT_DIR`` (its tables' files, a PDF's partial
+    file: a worker killed mid-way) last written before ``before`` (a timestamp); how many."""
+    removed = 0
+    for path in export_dir().glob(".*"):
+        if path.stat().st_mtime < before:
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+            removed += 1
+    return removed
 
 
 def remove_files(export_ids: list[int]) -> None:

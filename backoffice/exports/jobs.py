@@ -28,7 +28,7 @@ from backoffice.exports.building import (
     row_count,
 )
 from backoffice.exports.csv_writer import ExportTooBig, WrittenExport, write_export
-from backoffice.exports.files import export_path, remove_files
+from backoffice.exports.files import export_path, remove_files, remove_leftovers
 from backoffice.reports import downs, limits
 from backoffice.reports.common import ReportFilterError
 from casino.core.errors import DomainError
@@ -156,7 +156,8 @@ class ExportExpired(DomainError):
 
 def purge_expired_exports(*, now: dt.datetime | None = None) -> int:
     """Drop the file of every export built more than :func:`retention` ago: ``status`` becomes
-    ``expired`` and ``content`` null, and its file on disk is deleted; the row (who asked what,
+    ``expired`` and ``content`` null, and its file on disk is deleted (and whatever a build cut
+    short left there a day ago or more); the row (who asked what,
     when, the file's sha256 and size) stays. One UPDATE, which the app's database role may run (no
     row is deleted: the table refuses DELETE). Returns how many files were dropped; running it
     again drops nothing more."""
@@ -168,6 +169,7 @@ def purge_expired_exports(*, now: dt.datetime | None = None) -> int:
             status=ExportStatus.EXPIRED, content=None
         )
     remove_files(ids)  # after the commit: a file is never gone while its row still offers it
+    remove_leftovers(before=(now or timezone.now()).timestamp() - 86_400)  # no build runs a day
     return dropped
 
 

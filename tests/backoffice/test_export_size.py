@@ -7,6 +7,8 @@ run."""
 from __future__ import annotations
 
 import datetime as dt
+import os
+import time
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -164,10 +166,16 @@ def test_a_download_streams_the_file_from_disk(a_day: dt.date, staff: dict[str, 
         assert response["Content-Length"] == str(export.size)
         assert response["X-Content-SHA256"] == export.sha256 == sha256_hex(on_disk)
         assert file_bytes(response) == on_disk
-    # Past its retention the file is deleted with the purge; the row stays.
+    # Past its retention the file is deleted with the purge; the row stays. What a build cut short
+    # left (a worker killed mid-way) goes too, once it is a day old.
+    left = exports.export_path(export.pk).parent / ".export-cut-short"
+    left.mkdir()
+    (left / "0.csv").write_bytes(b"half")
+    os.utime(left, (time.time() - 90_000, time.time() - 90_000))
     ReportExport.objects.filter(pk=export.pk).update(finished_at=export.finished_at - exports.retention())
     assert exports.purge_expired_exports() == 1
     assert not exports.export_path(export.pk).exists()
+    assert not left.exists()
     assert client.get(f"/api/ledger/exports/{export.pk}/download/").status_code == 410
 
 
