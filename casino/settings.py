@@ -607,3 +607,17 @@ if REPORT_STATEMENT_TIMEOUT_MS < 1 or REPORTS_AT_ONCE < 1 or REPORTS_AT_ONCE_PER
     raise ImproperlyConfigured(
         "REPORT_STATEMENT_TIMEOUT_MS, REPORTS_AT_ONCE and REPORTS_AT_ONCE_PER_USER must be at least 1"
     )
+
+# --- Exports with a size: where built files are kept and how big one may be (docs/reports.md) -------
+# The background export writes its file here, row by row, and downloads stream it from here: the
+# web server and the worker share it (deploy/*.service: /srv/casino/var is theirs to write).
+EXPORT_DIR = Path(os.environ.get("EXPORT_DIR") or VAR_DIR / "exports")
+# One export's bounds (docs/decisions.md, "Exports with a size"): a CSV (or zip of CSVs) of at most
+# EXPORT_MAX_ROWS rows and EXPORT_MAX_BYTES bytes, a PDF of at most EXPORT_PDF_MAX_ROWS rows. Beyond,
+# the export fails with the reason and how to split it (a shorter period); nothing half-written is kept.
+EXPORT_MAX_ROWS = env_int("EXPORT_MAX_ROWS", 2_000_000)
+EXPORT_MAX_BYTES = env_int("EXPORT_MAX_BYTES", 512 * 1024 * 1024)
+EXPORT_PDF_MAX_ROWS = env_int("EXPORT_PDF_MAX_ROWS", 20_000)
+for _name in ("EXPORT_MAX_ROWS", "EXPORT_MAX_BYTES", "EXPORT_PDF_MAX_ROWS"):
+    if globals()[_name] < 1:
+        raise ImproperlyConfigured(f"{_name}={globals()[_name]} must be at least 1")

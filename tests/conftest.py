@@ -11,7 +11,9 @@ database). They are plugin modules: ``pytest_plugins`` is only honoured in the r
 * ``tests/fixtures/flows.py``: chips and hands through ``handflow.services``: ``buy_in_players``,
   ``table_with_players``, ``deal_hand``, ``settle_hand``, ``cash_out_everyone``;
 * ``tests/fixtures/reports.py``: the report tests' ``room`` and ``a_past_day``;
-* ``tests/fixtures/cache.py``: an empty default cache for every test (``empty_cache``, autouse).
+* ``tests/fixtures/cache.py``: an empty default cache for every test (``empty_cache``, autouse);
+* ``tests/fixtures/export_files.py``: a directory of export files for every test (``export_dir``,
+  autouse).
 
 A fixture one directory alone uses is in that directory's conftest (the ledger's bare rows:
 ``tests/ledger/conftest.py``). Plain helpers the tests import are modules, never a conftest:
@@ -26,4 +28,5 @@ pytest_plugins = [
     "tests.fixtures.flows",
     "tests.fixtures.reports",
     "tests.fixtures.cache",
+    "tests.fixtures.export_files",
 ]

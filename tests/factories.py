@@ -357,3 +357,10 @@ def chip_writes() -> tuple[int, int, int, int]:
         Seating.objects.count(),
         Player.objects.count(),
     )
+
+
+def file_bytes(response: Any) -> bytes:
+    """A download's bytes: a streamed file's chunks (an export's file from disk) or the content."""
+    if getattr(response, "streaming", False):
+        return b"".join(response.streaming_content)
+    return bytes(response.content)

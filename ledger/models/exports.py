@@ -36,10 +36,12 @@ class ExportStatus(models.TextChoices):
 
 class ReportExport(models.Model):
     """A report export built in the background (``backoffice.tasks.build_export``): what was asked
-    (``kind``, ``format``, ``params`` = the report's filters), by whom, and once ``done`` the file
-    itself (``content``) with its sha256. Never deleted (the database refuses it): after
-    ``settings.EXPORT_RETENTION_DAYS`` the file is dropped (``content`` null, ``expired``) and the
-    row, with the file's sha256 and size, stays (``backoffice.exports.purge_expired_exports``)."""
+    (``kind``, ``format``, ``params`` = the report's filters), by whom, and once ``done`` the file's
+    sha256 and size; the file is on disk (``backoffice.exports.export_path``, ``content`` empty),
+    or for an export built before files moved there, in ``content``. Never deleted (the database
+    refuses it): after ``settings.EXPORT_RETENTION_DAYS`` the file is dropped (``content`` null,
+    ``expired``) and the row, with the file's sha256 and size, stays
+    (``backoffice.exports.purge_expired_exports``)."""
 
     kind = models.CharField(max_length=20, choices=ReportKind.choices)
     format = models.CharField(max_length=4, choices=ExportFormat.choices)

@@ -30,6 +30,7 @@ from ledger.shifts import room_zone
 from tables import services as floor_services
 from tables.models import Hand, Player, Table
 from tests.backoffice.pdf_pages import check_first_page, needs_pdftoppm, pdf_text
+from tests.factories import file_bytes
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +121,7 @@ def test_the_page_and_its_csv(
     assert bad.status_code == 400
     with django_capture_on_commit_callbacks(execute=True):  # the PDF: queued, built, then downloaded
         queued = client.get(reverse("reports:downs"), {"format": "pdf"})
-    assert client.get(queued["Location"]).content.startswith(b"%PDF-")
+    assert file_bytes(client.get(queued["Location"])).startswith(b"%PDF-")
 
 
 def _day() -> str:
@@ -161,10 +162,10 @@ def test_a_background_pdf_export_built_end_to_end(
     export = ReportExport.objects.get()
     assert (export.kind, export.format, export.status) == (ReportKind.DEALER_DOWNS, "pdf", ExportStatus.DONE)
     assert export.filename == f"dealer_downs-{_day()}.pdf"
-    data = bytes(export.content)
+    data = exports.stored_bytes(export)
     assert export.sha256 == sha256_hex(data)
     download = client.get(reverse("reports:export-download", args=[export.pk]))
-    assert (download["Content-Type"], download.content) == ("application/pdf", data)
+    assert (download["Content-Type"], file_bytes(download)) == ("application/pdf", data)
 
     report = exports.build_report("dealer_downs", export.params, full=True)
     check_first_page(report, data, tmp_path)  # page size, text drawn, every cell fits its column
@@ -212,7 +213,7 @@ def test_a_background_csv_export_has_every_down_of_the_period(
     assert export.filename == f"dealer_downs-{_day()}.csv"
     download = client.get(reverse("reports:export-download", args=[export.pk]))
     assert download["Content-Type"] == "text/csv; charset=utf-8"
-    rows = list(csv.DictReader(io.StringIO(download.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(file_bytes(download).decode())))
     assert [row["table"] for row in rows] == [str(downs["first"].number), str(downs["second"].number)]
     assert [(row["hands_dealt"], row["misdeals"]) for row in rows] == [("3", "1"), ("1", "0")]
     full = build_downs_report(_today(), limit=None)

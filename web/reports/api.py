@@ -15,7 +15,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from django.db import transaction
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBase
 from django.urls import reverse
 from django.utils.http import urlencode
 from drf_spectacular.types import OpenApiTypes
@@ -369,13 +369,14 @@ class ReportExportViewSet(
         data = serializers.ReportExportCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         with transaction.atomic():
-            export = exports.request_export(
+            export, created = exports.submit_export(
                 kind=data.validated_data["report"],
                 export_format=data.validated_data["format"],
                 params=data.validated_data["params"],
                 by=request.user,
             )
-            tasks.enqueue_export(export)
+            if created:  # else the same export is queued or being built already: that one
+                tasks.enqueue_export(export)
         export.refresh_from_db()
         return Response(serializers.ReportExportSerializer(export).data, status=status.HTTP_202_ACCEPTED)
 
@@ -394,19 +395,16 @@ class ReportExportViewSet(
         },
     )
     @action(detail=True, methods=["get"])
-    def download(self, request: Request, pk: str | None = None) -> HttpResponse:
+    def download(self, request: Request, pk: str | None = None) -> HttpResponseBase:
         export = ReportExport.objects.filter(pk=pk).first() if pk is not None else None
         if export is not None and exports.is_expired(export):
             raise exports.ExportExpired(
                 f"Export {export.pk}'s file was kept {exports.retention().days} days and is gone; "
                 "its record stays. Request it again."
             )
-        if export is None or export.status != ExportStatus.DONE or export.content is None:
+        if export is None or export.status != ExportStatus.DONE or not exports.has_file(export):
             raise _not_found(f"finished export {pk}")
-        content_type = exports.content_type_of(bytes(export.content), export.format)
-        return exports.download_response(
-            bytes(export.content), content_type, export.filename or f"export-{export.pk}.{export.format}"
-        )
+        return exports.export_response(export)
 
 
 @extend_schema_view(

@@ -28,7 +28,7 @@ from django.contrib import messages
 from django.contrib.auth.mixins import PermissionRequiredMixin
 from django.db import transaction
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -616,13 +616,14 @@ class ExportListView(ReportPermission, View):
                 return throttled
             try:
                 with transaction.atomic():
-                    export = exports.request_export(
+                    export, created = exports.submit_export(
                         kind=form.cleaned_data["kind"],
                         export_format=form.cleaned_data["format"],
                         params=params,
                         by=request.user,
                     )
-                    tasks.enqueue_export(export)
+                    if created:  # else the same export is queued or being built: that one
+                        tasks.enqueue_export(export)
             except ReportFilterError as exc:
                 for field, message in exc.errors.items():
                     form.add_error(None, f"{field}: {message}")
@@ -639,7 +640,7 @@ class ExportDownloadView(ReportPermission, View):
     offers the download when it is ready. A failed export's page says why; an expired one answers
     410 (its file was dropped after ``EXPORT_RETENTION_DAYS``)."""
 
-    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+    def get(self, request: HttpRequest, pk: int) -> HttpResponseBase:
         export = get_object_or_404(ReportExport.objects.defer("content"), pk=pk)
         expired = exports.is_expired(export)
         waiting = not expired and export.status in (ExportStatus.PENDING, ExportStatus.RUNNING)
@@ -657,9 +658,7 @@ class ExportDownloadView(ReportPermission, View):
             return render(request, "reports/export_status.html", context, status=202 if waiting else 200)
         if throttled := page_throttled(request, throttles.DOWNLOADS):
             return throttled
-        data = bytes(ReportExport.objects.values_list("content", flat=True).get(pk=export.pk) or b"")
-        return exports.download_response(
-            data,
-            exports.content_type_of(data, export.format),
-            export.filename or f"export-{export.pk}.{export.format}",
-        )
+        stored = ReportExport.objects.get(pk=export.pk)
+        if not exports.has_file(stored):
+            raise Http404(f"export {export.pk}'s file is missing")
+        return exports.export_response(stored)
