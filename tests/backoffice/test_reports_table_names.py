@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from backoffice.books import check_hands
 from backoffice.exports.layouts.integrity import integrity_sections
 from backoffice.reports.changes import build_change_log
 from backoffice.reports.common import ReportFilters
@@ -19,6 +20,7 @@ from ledger.shifts import room_zone
 from tables.lists import services as lists
 from tables.models import Game, Stakes, Table
 from tests.factories import ReportRoom
+from tests.ledger.forgery import sql, triggers_off
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +59,17 @@ def test_the_integrity_export_names_each_chain_s_table_by_its_number(room: Repor
     chains = sections["Ledger chains by table"]
     assert list(chains.headers) == ["chain", "table"]
     assert [f"table:{table.pk}", "Table 111"] in [list(row) for row in chains.rows]
+
+
+@pytest.mark.tamper
+def test_a_hand_s_problem_names_its_table_by_number(room: ReportRoom) -> None:
+    """The books' hand checks wrote "hand 1 (table 1 hand #1)": the table's database id."""
+    table = room.table(111, schedule=room.limit_schedule())
+    players = room.seat(table, ["A", "B", "C"])
+    hand = room.hand(table, players, at=timezone.now())
+    assert table.pk != 111
+    with triggers_off():
+        sql("UPDATE tables_handplayer SET fee_cents = COALESCE(fee_cents, 0) + %s", [100])
+    _, problems = check_hands()
+    assert problems
+    assert all(f"hand {hand.pk} (table 111 hand #{hand.number})" in p.message for p in problems)
