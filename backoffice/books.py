@@ -53,6 +53,7 @@ from tables.models import (
     HandResult,
     ReadingStatus,
     Stakes,
+    table_name,
 )
 from tables.selectors import rate_for
 
@@ -185,7 +186,15 @@ def check_hands(
         hands = list(
             Hand.objects.filter(upto, pk__gt=after)
             .order_by("pk")
-            .values("pk", "number", "table_id", "collection_schedule_id", "stakes_id", "created_at")[:batch]
+            .values(
+                "pk",
+                "number",
+                "table_id",
+                "table__number",
+                "collection_schedule_id",
+                "stakes_id",
+                "created_at",
+            )[:batch]
         )
         if not hands:
             return checked, problems
@@ -207,7 +216,8 @@ def check_hands(
         postings = _postings_of(ids)
         for hand in hands:
             hand_id = hand["pk"]
-            where = f"hand {hand_id} (table {hand['table_id']} hand #{hand['number']})"
+            # The table by its number, as the room names it (its database id is no table's name).
+            where = f"hand {hand_id} ({table_name(hand['table__number']).lower()} hand #{hand['number']})"
             dealt = players.get(hand_id, [])
             fees_recorded = bool(dealt) and all(fee is not None for _, fee in dealt)
             if fees_recorded:

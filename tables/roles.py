@@ -4,6 +4,9 @@
   schedules, chips and readings) and runs hands (``tables.run_hand``: start, advance, void,
   showdown, confirm, misdeal); sells chips at the table (``tables.sell_chips``: buy-ins and
   rebuys, as California card-room dealers do). Changes no configuration and cashes nobody out.
+  Finds players by name, but reads no player's record: identification numbers and a player's
+  cash per gaming day are read with ``tables.view_playeridentification`` (the cage, the floor and
+  auditors hold it; ``web.players.data.RECORD_PERMISSION``).
 * **Cage cashier**: views the floor; sells chips and cashes players out
   (``tables.sell_chips``, ``tables.cash_out_chips``); records a player's identification and reads
   the cash-per-gaming-day report (``tables.add_playeridentification``,

@@ -45,6 +45,7 @@ from tables.models import (
     Stakes,
     Table,
     TableStatus,
+    WaitingList,
 )
 
 TITLE = "Configuration change log"
@@ -101,6 +102,10 @@ CHOICES: dict[str, Mapping[str, str]] = {
     "kind": dict(GameKind.choices),
     "payer": dict(Payer.choices),
 }
+# Snapshot fields holding a table's database id, named by the table's number.
+TABLE_FIELDS = ("table_id", "from_table_id", "to_table_id", "called_to_id")
+# Snapshot fields holding a user's id besides the ``..._by_id`` ones.
+USER_FIELDS = frozenset({"dealer_id", "user_id"})
 RATE_FIELDS = tuple(
     field.attname
     for field in CollectionRate._meta.concrete_fields
@@ -221,21 +226,30 @@ def schedule_history(schedule: CollectionSchedule) -> list[VersionHistory]:
 
 
 class Names:
-    """What ids in the snapshots point at, loaded once per report: games, stakes, schedules, users."""
+    """What ids in the snapshots point at, loaded once per report: games, stakes, schedules, tables
+    (by number: ``table_id`` 10 is "11" when the room calls it table 11), waiting lists (by game and
+    stakes, as the floor calls them), users (only the fields that name one: ``..._by_id``,
+    ``dealer_id``). Any other id is shown as ``#<id>``, never looked up among the users."""
 
     def __init__(self) -> None:
         self.games = dict(Game.objects.values_list("pk", "name"))
         self.stakes = {stakes.pk: stakes.label for stakes in Stakes.objects.all()}
         self.schedules = {s.pk: f"{s.code} ({s.name})" for s in CollectionSchedule.objects.all()}
+        self.tables = {pk: str(number) for pk, number in Table.objects.values_list("pk", "number")}
+        self.lists = {w.pk: w.label for w in WaitingList.objects.select_related("game", "stakes")}
         self.users = dict(get_user_model().objects.values_list("pk", "username"))
 
     def of(self, field: str, value: Any) -> str:
+        if not isinstance(value, int):
+            return _plain(value)
         found: Mapping[int, str] = {
             "game_id": self.games,
             "stakes_id": self.stakes,
             "collection_schedule_id": self.schedules,
-        }.get(field, self.users)
-        return found.get(value, f"#{value}") if isinstance(value, int) else _plain(value)
+            "waiting_list_id": self.lists,
+            **dict.fromkeys(TABLE_FIELDS, self.tables),
+        }.get(field, self.users if field.endswith("by_id") or field in USER_FIELDS else {})
+        return found.get(value, f"#{value}")
 
 
 def _label(field: str) -> str:

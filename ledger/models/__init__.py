@@ -26,7 +26,7 @@ from ledger.models.access_events import AccessEvent, AccessEventKind
 from ledger.models.accounts import Account, AccountKind
 from ledger.models.auth_changes import AuthChange, AuthChangeAction
 from ledger.models.base import AppendOnlyModel, AppendOnlyQuerySet, RecordQuerySet
-from ledger.models.chain import GENESIS_HASH, ROOM_CHAIN, ChainHead, chain_for_table
+from ledger.models.chain import GENESIS_HASH, ROOM_CHAIN, ChainHead, chain_for_table, table_id_of_chain
 from ledger.models.checkpoints import CheckpointKind, CheckpointPart, VerificationCheckpoint
 from ledger.models.drop_counts import DropCount, VarianceSignOff
 from ledger.models.exports import ExportFormat, ExportStatus, ReportExport, ReportKind
@@ -67,4 +67,5 @@ __all__ = [
     "VarianceSignOff",
     "VerificationCheckpoint",
     "chain_for_table",
+    "table_id_of_chain",
 ]

@@ -18,6 +18,13 @@ def chain_for_table(table_id: int | None) -> str:
     return ROOM_CHAIN if table_id is None else f"table:{table_id}"
 
 
+def table_id_of_chain(chain: str) -> int | None:
+    """The table's database id a chain key names (``table:8`` -> 8; not its number); None for
+    ``ROOM_CHAIN`` or a key that is no table's."""
+    prefix, _, rest = chain.partition(":")
+    return int(rest) if prefix == "table" and rest.isdigit() else None
+
+
 class ChainHead(models.Model):
     """The last (sequence, hash) of one chain. Locked FOR UPDATE by every posting on that chain,
     which orders the chain; only that table's postings wait on it."""

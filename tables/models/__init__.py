@@ -46,7 +46,7 @@ from tables.models.money import ChipMovement, ChipMovementKind, HandResult, Read
 from tables.models.players import Player, PlayerMerge, Seating, SeatingQuerySet, name_key, phone_digits
 from tables.models.schedules import CollectionRate, CollectionSchedule, CollectionScheduleVersion
 from tables.models.stakes import Stakes
-from tables.models.tables import ButtonState, Seat, Table, TableStatus
+from tables.models.tables import ButtonState, Seat, Table, TableStatus, table_name
 
 __all__ = [
     "HAND_TRANSITIONS",
@@ -91,4 +91,5 @@ __all__ = [
     "WaitingListSettings",
     "name_key",
     "phone_digits",
+    "table_name",
 ]

@@ -26,6 +26,13 @@ class TableStatus(models.TextChoices):
     CLOSED = "closed", "Closed"
 
 
+def table_name(number: int) -> str:
+    """How a page, an export or a record names a table for people: by its number, as the room does
+    ("Table 7"), never by its database id (the ledger's chain keys and the API's ids are not
+    numbers the room knows)."""
+    return f"Table {number}"
+
+
 class Table(NaturalKeyModel):
     """A table on the floor. ``number`` is the natural key. Created with its seats by services."""
 
@@ -70,7 +77,7 @@ class Table(NaturalKeyModel):
         )
 
     def __str__(self) -> str:
-        return f"Table {self.number}"
+        return table_name(self.number)
 
     def natural_key(self) -> tuple[int]:
         return (self.number,)

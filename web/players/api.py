@@ -9,11 +9,14 @@
 * ``/api/cash-day/``: ``settings/`` (read; POST changes, with a reason), ``check/`` (what a buy-in,
   rebuy or cash-out would do to the player's gaming day), ``report/?day=`` (the day's report).
 
-Errors are the API's one body (``web.common.errors``); each action needs the permissions listed. Every
-change to a player goes through ``tables.services`` and so leaves its row in the change log (who,
-when, old -> new); a player with any history is not deleted (409 ``in_use``). No answer is kept by a
-browser or a proxy (``Cache-Control: no-store``): they carry identification numbers, contact details
-and cash totals.
+Errors are the API's one body (``web.common.errors``); each action needs the permissions listed: a
+player's name, member number and phone are every role's (a dealer names the players at the table);
+what the overview, the identifications, the cash check and the day's report carry (identification
+numbers, the gaming day's cash) is the floor's, the cage's and the auditors', never a dealer's
+(``web.players.data.RECORD_PERMISSION``). Every change to a player goes through ``tables.services``
+and so leaves its row in the change log (who, when, old -> new); a player with any history is not
+deleted (409 ``in_use``). No answer is kept by a browser or a proxy (``Cache-Control: no-store``):
+they carry identification numbers, contact details and cash totals.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from tables.selectors import find_players, same_person_candidates
 from web.common.no_store import NoStoreMixin
 from web.common.permissions import ActionPermissionMixin
 from web.common.serializers import ErrorSerializer
-from web.players.data import player_overview
+from web.players.data import RECORD_PERMISSION, player_overview
 from web.players.serializers import (
     CashCheckQuerySerializer,
     CashCheckSerializer,
@@ -103,7 +106,7 @@ class PlayerViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ModelViewSet[P
         "retrieve": ["tables.view_player"],
         "search": ["tables.view_player"],
         "similar": ["tables.view_player"],
-        "overview": ["tables.view_player"],
+        "overview": [RECORD_PERMISSION],
         "create": ["tables.add_player"],
         "update": ["tables.change_player"],
         "partial_update": ["tables.change_player"],
@@ -221,8 +224,8 @@ class IdentificationViewSet(
     serializer_class = IdentificationSerializer
     filterset_class = IdentificationFilter
     action_permissions = {
-        "list": ["tables.view_playeridentification"],
-        "retrieve": ["tables.view_playeridentification"],
+        "list": [RECORD_PERMISSION],
+        "retrieve": [RECORD_PERMISSION],
         "create": ["tables.add_playeridentification"],
     }
 
@@ -241,8 +244,9 @@ class CashDayViewSet(NoStoreMixin, ActionPermissionMixin, viewsets.ViewSet):
     action_permissions = {
         "rules": ["tables.view_cashdaysettings"],
         "change_settings": ["tables.change_cashdaysettings"],
-        "check": ["tables.view_chipmovement"],
-        "report": ["tables.view_playeridentification"],
+        # The check answers the player's cash in and out today (any player's): the record's.
+        "check": [RECORD_PERMISSION],
+        "report": [RECORD_PERMISSION],
     }
 
     @extend_schema(

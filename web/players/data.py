@@ -15,6 +15,12 @@ from tables import services as floor
 from tables.models import ChipMovement, Player, PlayerIdentification, PlayerMerge, Seating
 from tables.selectors import identity_players, identity_q, survivor_of
 
+#: Reading a player's record (this module's overview: identification numbers, the gaming day's
+#: cash, the currency-transaction status) and the cash per gaming day: the floor, the cage and
+#: auditors hold it (``tables.roles``), a dealer doesn't: a dealer names the players at the table,
+#: nothing more.
+RECORD_PERMISSION = "tables.view_playeridentification"
+
 #: Most sessions the page and the API list (the newest first).
 MAX_SESSIONS = 100
 

@@ -8,6 +8,11 @@ the search answers htmx with the list alone (``_player_results.html``, or the bu
 ``<select>``), and the whole page without it (no script needed). No page is kept by a browser or a
 proxy (``Cache-Control: no-store``): they carry identification numbers, contact details and cash
 totals.
+
+Who reads what: finding a player by name is every role's (a dealer names the players at the
+table); a player's page (identification numbers, the cash day, the currency-transaction status) and
+the cash-per-gaming-day report need :data:`web.players.data.RECORD_PERMISSION`: the floor, the
+cage and auditors, never a dealer.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from tables.selectors import find_players, same_person_candidates
 from web.common.forms import WholeNumberField
 from web.common.no_store import NoStorePageMixin
 from web.common.pages import refusal, whole_number
-from web.players.data import player_overview
+from web.players.data import RECORD_PERMISSION, player_overview
 
 
 class PlayerForm(forms.Form):
@@ -138,9 +143,10 @@ def _player(pk: int) -> Player:
 class PlayerDetailView(NoStorePageMixin, PermissionRequiredMixin, View):
     """``/floor/players/<pk>/``: one player (a merged record shows its survivor). POST ``action``:
     ``update`` (name, member number, phone), ``merge`` (another record into this one, with a
-    reason), ``identify`` (record the identification shown today)."""
+    reason), ``identify`` (record the identification shown today). The floor, the cage and
+    auditors only (:data:`RECORD_PERMISSION`): a dealer reads names, not records."""
 
-    permission_required = "tables.view_player"
+    permission_required = RECORD_PERMISSION
 
     def _context(self, player: Player, **extra: Any) -> dict[str, Any]:
         overview = player_overview(player)
@@ -233,7 +239,7 @@ class CashDayView(NoStorePageMixin, PermissionRequiredMixin, View):
     """``/floor/cash-day/?day=YYYY-MM-DD``: the cash-per-gaming-day report (default: today's gaming
     day), and (floor managers) the room's settings."""
 
-    permission_required = "tables.view_playeridentification"
+    permission_required = RECORD_PERMISSION
 
     def _context(self, day: dt.date, form: CashDaySettingsForm | None = None) -> dict[str, Any]:
         rules = CashDaySettings.current()

@@ -46,6 +46,7 @@ from backoffice.reports.common import (
     paging_param,
     parse_whole,
 )
+from backoffice.reports.table_names import chain_label, chain_names, named_heads
 from backoffice.reports.time_limit import ReportTimedOut
 from backoffice.waivers import waive_fee
 from ledger.errors import RecordError
@@ -379,8 +380,12 @@ class IntegrityView(ReportPermission, View):
             return render(request, "reports/_integrity_full.html", _full_check_context(requested))
         status = integrity_status.build_status(after=after if after >= 0 else None)
         replay = integrity_status.latest_check(IntegrityScope.REPLAY)
+        check = status.last_check
         context = {
-            "check": status.last_check,
+            "check": check,
+            # The ledger's chain keys name tables by database id: shown with the table's number.
+            "heads": named_heads(check.anchors) if check else [],
+            "problems": _named_problems(check.problems) if check else [],
             "checkpoints": status.checkpoints,
             "replay_check": replay,
             "replay_hands": replay_hands(replay),
@@ -393,6 +398,16 @@ class IntegrityView(ReportPermission, View):
         with transaction.atomic():
             queued = integrity_status.queue_full_check(by=request.user)
         return redirect(reverse("reports:integrity") + "?" + urlencode({"after": queued.after}))
+
+
+def _named_problems(problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A stored check's problems, each naming its chain's table (``where``: "Table 7 (chain
+    table:8)") when it names a chain."""
+    names = chain_names(str(p["chain"]) for p in problems if p.get("chain"))
+    return [
+        {**p, "where": chain_label(str(p["chain"]), names[str(p["chain"])]) if p.get("chain") else ""}
+        for p in problems
+    ]
 
 
 def _full_check_context(requested: integrity_status.RequestedCheck) -> dict[str, Any]:
@@ -587,7 +602,12 @@ class ShiftCloseDetailView(ReportPermission, View):
         return render(
             request,
             "reports/shift.html",
-            {"close": close, "report": close.report, "matches_live": frozen_matches_live(close)},
+            {
+                "close": close,
+                "report": close.report,
+                "matches_live": frozen_matches_live(close),
+                "heads": named_heads(close.anchors),
+            },
         )
 
 

@@ -1,5 +1,7 @@
 """The integrity report's tables (``backoffice.reports.integrity``) and a signed anchor's two
-(``ledger.anchors``), which a shift close seals too."""
+(``ledger.anchors``), which a shift close seals too. The signed heads keep the ledger's chain keys
+(``table:8``: a table's database id, read back by ``manage.py verify_anchors``); the report adds a
+table naming each chain's table by its number (``backoffice.reports.table_names``)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 
 from backoffice.exports.sections import Section, make_section
 from backoffice.reports import integrity
+from backoffice.reports.table_names import chain_names
 from ledger import anchors
 
 
@@ -37,8 +40,18 @@ def integrity_sections(report: integrity.IntegrityReport) -> list[Section]:
             ([p.probe, p.outcome, p.detail] for p in report.guards.probes),
         ),
         make_section("Notes", ["note"], ([note] for note in report.guards.notes)),
+        make_section(
+            "Ledger chains by table",
+            ["chain", "table"],
+            ([chain, name] for chain, name in _chain_names(report).items()),
+        ),
         *anchor_sections(report.anchors),
     ]
+
+
+def _chain_names(report: integrity.IntegrityReport) -> dict[str, str]:
+    heads = report.anchors.get("heads", []) if isinstance(report.anchors, Mapping) else []
+    return chain_names(str(head.get("chain", "")) for head in heads if isinstance(head, Mapping))
 
 
 def anchor_sections(document: Mapping[str, Any]) -> list[Section]:
