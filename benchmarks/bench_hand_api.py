@@ -283,6 +283,9 @@ def showdown(game: str, players: list[dict[str, Any]], rng: random.Random) -> di
         | ({} if alive else {"folded": True})
         for k, (seat, alive) in enumerate(zip(seats, live, strict=True))
     ]
+    empty = [e for e in entries if not e["put_in"]]
+    if empty and len(empty) == len(entries) - 1:  # a blind in: the engine refuses a pot paying nobody
+        empty[0]["put_in"] = 100
     return {"board": deck[:5], "players": entries}
 
 

@@ -77,6 +77,9 @@ def deal(rng: random.Random, button: int, n: int, chip: int) -> tuple[dict[str, 
     if live > 1 and rng.random() < 0.2:  # an uncalled raise: returned by the engine
         raiser = next(p for p in players if p["seat"] in live_seats)
         raiser["put_in"] += chip * rng.randint(1, 4)
+    folded = [p for p in players if p["seat"] not in live_seats]
+    if live == 1 and folded and not any(p["put_in"] for p in folded):  # a blind in: the engine
+        folded[0]["put_in"] = chip  # refuses a pot paying nobody
     if live == 1:  # everyone else folded: no showdown, no cards
         for entry in players:
             entry.pop("cards", None)

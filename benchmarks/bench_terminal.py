@@ -139,6 +139,9 @@ def entry(game: str, seats: list[int], rng: random.Random) -> dict[str, str]:
         fields[f"put_in_{seat}"] = amount_text(bet if alive else rng.choice([0, 100, 200]))
         if not alive:
             fields[f"folded_{seat}"] = "on"
+    empty = [seat for seat in seats if fields[f"put_in_{seat}"] == "0"]
+    if empty and len(empty) == len(seats) - 1:  # a blind in: the engine refuses a pot paying nobody
+        fields[f"put_in_{empty[0]}"] = "1"
     return fields
 
 

@@ -426,7 +426,8 @@ def parse_pot_request(hand: Mapping[str, Any]) -> PotGameRequest:
         ShowdownError: unknown game, missing field, non-integer or negative money, a seat twice,
             unknown card, wrong card count, the joker outside lowball or in a hand dealt without
             it (``"joker": false``), a card twice (in one hand, in two hands, or in a hand and on
-            the board), a bad sevens-rule field (``put_in_after_draw``, ``checked_seven``).
+            the board), a bad sevens-rule field (``put_in_after_draw``, ``checked_seven``), put-ins
+            that would give a folded player's chips back or pay nobody (:func:`_put_in_problem`).
     """
     game_name = hand.get("game")
     spec = POT_GAMES.get(game_name) if isinstance(game_name, str) else None
@@ -463,6 +464,8 @@ def parse_pot_request(hand: Mapping[str, Any]) -> PotGameRequest:
     all_cards: list[Card] = []
     sevens_given: list[tuple[PlayerIn, Mapping[str, Any]]] = []
     live = 0
+    most_live = most_folded = 0  # the most a live player, a folded player put in
+    paying = 0  # the players who put anything in
     for i, raw in enumerate(raw_players):
         if type(raw) is not dict and not isinstance(raw, Mapping):
             raise ShowdownError(f"players[{i}] must be an object, got {raw!r}")
@@ -506,6 +509,12 @@ def parse_pot_request(hand: Mapping[str, Any]) -> PotGameRequest:
         all_cards += cards
         if not folded:
             live += 1
+            if put_in > most_live:
+                most_live = put_in
+        elif put_in > most_folded:
+            most_folded = put_in
+        if put_in:
+            paying += 1
         player = _make_player_in(seat, cards, put_in, folded)
         add(player)
         if "checked_seven" in raw or "put_in_after_draw" in raw:
@@ -536,7 +545,34 @@ def parse_pot_request(hand: Mapping[str, Any]) -> PotGameRequest:
     if len(distinct) != len(all_cards) or (JOKER in distinct and (board or not joker)):
         raise _card_conflict(spec, joker, players, board)
     sevens = _sevens_rule(spec, sevens_given, players) if sevens_given else None
+    if most_folded > most_live or paying == 1:
+        raise _put_in_problem(players)
     return _make_request(spec, button, chip, board, tuple(players), joker, sevens)
+
+
+def _put_in_problem(players: Sequence[PlayerIn]) -> ShowdownError:
+    """The refusal of put-ins no real hand leaves, which would settle as a pot paid to nobody.
+
+    A folded player's chips stay in the pot (Robert's Rules): they are never given back. Chips go
+    back only when nobody called them, and only to the player who put in the most, the amount
+    above the second most: a folded player who put in more than every player still in would get
+    chips back (or leave chips no live player can win). And when a single player put chips in,
+    all of them would go back as uncalled chips and the pot would pay nobody: the folded
+    players' put-ins were left out.
+    """
+    most_live = max(p.put_in for p in players if not p.folded)
+    for p in players:
+        if p.folded and p.put_in > most_live:
+            return ShowdownError(
+                f"seat {p.seat} folded but put in more than any player still in: a folded player's"
+                " chips stay in the pot and never go back to it (correct its put-in, or its fold)"
+            )
+    (alone,) = (p for p in players if p.put_in)
+    return ShowdownError(
+        f"no pot: only seat {alone.seat} put chips in, so they would all go back to it as uncalled"
+        " chips and the pot would pay nobody; a folded player's chips stay in the pot: enter what"
+        " each player put in"
+    )
 
 
 # --------------------------------------------------------------------------------------

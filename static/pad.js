@@ -1,8 +1,9 @@
 // Put-ins and the put-in pad (pot games): every live seat starts from what the flow knows (the
 // kill seat's kill blind) and takes the amount the live players put in (#called), capped at its
 // chips (all in); a seat given its own amount keeps it. The pad's keys add to the amount tapped
-// into (a seat's put-in, or the amount each live player put in); "All in" and "Won, no showdown"
-// set the seats at once. Every key does something visible, or is disabled and says why.
+// into (the amount each live player put in, or a seat's put-in: its own amount, the first key
+// entering it); "All in" and "Won, no showdown" (the others' put-ins kept, folded) set the seats
+// at once. Every key does something visible, or is disabled and says why.
 (function (T) {
   "use strict";
   var money = T.money, tokens = T.cards.tokens, seats = T.seats;
@@ -78,6 +79,16 @@
     applyCalled(s);
     T.entry.changed(s, input);
   }
+  // What a key adds to. A seat's put-in not yet its own shows what the pad set for each live
+  // player: the dealer tapped it to enter what that seat put in (Robert's Rules: each player's
+  // own total), so the first key starts from what the flow knows it put in (the kill blind, else
+  // nothing), never adding to the pad's amount; then each key adds to the seat's own amount.
+  function startOf(input, box) {
+    if (box && input.name.indexOf("put_in_") === 0 && input.dataset.own !== "1") {
+      return Math.min(parseInt(box.dataset.base || "0", 10), parseInt(box.dataset.stack || "0", 10));
+    }
+    return money.toCents(input.value) || 0;
+  }
   // A key of the pad: "All in", "Clear", or one that adds its amount.
   function press(s, button) {
     if (button.dataset.allin) {
@@ -88,15 +99,19 @@
     if (!input) return;
     var box = s.padTarget ? seats.seatBox(s.padTarget) : null;
     if (button.dataset.clear) input.value = "";
-    else input.value = money.toDollars((money.toCents(input.value) || 0) + parseInt(button.dataset.add, 10));
+    else input.value = money.toDollars(startOf(input, box) + parseInt(button.dataset.add, 10));
     if (box) input.dataset.own = "1"; else applyCalled(s);
     T.entry.changed(s, input);
   }
-  // "Won, no showdown": every other seat folded.
+  // "Won, no showdown": every other seat folded. What each put in stays as it shows (a folded
+  // player's chips stay in the pot, which the winner takes): it becomes the seat's own amount, so
+  // the fold doesn't empty it.
   function won(s, seat) {
     seats.list(s).forEach(function (box) {
-      var folded = seats.foldBox(box);
-      if (folded) { folded.checked = box.dataset.seat !== String(seat); folded.value = "on"; seats.showMuck(box); }
+      var folded = seats.foldBox(box), input = seats.putIn(box), other = box.dataset.seat !== String(seat);
+      if (!folded) return;
+      if (other && input && input.value.trim()) input.dataset.own = "1";
+      folded.checked = other; folded.value = "on"; seats.showMuck(box);
     });
     applyCalled(s);
     T.entry.changed(s);

@@ -399,6 +399,14 @@ class HandFlowMachine(RuleBasedStateMachine):
     def settle(self, seed: int) -> None:
         assert self.hand is not None
         entry = self.random_showdown(seed)
+        if self.rules.game == "holdem" and sum(1 for p in entry["players"] if p["put_in"]) == 1:
+            # One player alone put chips in: they would all go back to it and the pot pay nobody.
+            # The entry is refused (issue #32), nothing changes, and the hand is still to settle.
+            hand = self.hand
+            self.refused(
+                lambda: hand_flow.submit_showdown(hand=hand, submitted=entry, by=None), errors.InvalidShowdown
+            )
+            return
         reading = hand_flow.submit_showdown(hand=self.hand, submitted=entry, by=None).reading
         # The model reads the same showdown with the engine, from its own stacks and button.
         engine_input: dict[str, Any] = {"game": self.rules.game, "button": self.button}

@@ -422,7 +422,7 @@ def _sevens_deal(rnd: random.Random, n: int, marks: int, chip: int) -> dict[str,
             cards = deck[:5]
         for c in cards:
             deck.remove(c)
-        before = rnd.randint(0, 12) * chip + rnd.choice([0, 0, rnd.randint(0, chip - 1)])
+        before = rnd.randint(1, 12) * chip + rnd.choice([0, 0, rnd.randint(0, chip - 1)])
         after = rnd.choice([0, rnd.randint(0, 8) * chip, rnd.randint(0, 900)])
         folded = not marked and i > 0 and rnd.random() < 0.3
         player = {"seat": i + 1, "cards": cards, "put_in": before + after, "folded": folded}
