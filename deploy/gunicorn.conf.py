@@ -80,19 +80,22 @@ workers = _int("WORKERS", _int("WEB_CONCURRENCY", _default_workers, 1), 1)
 os.environ.setdefault("DATABASE_POOL_MAX", str(threads))
 
 
-def reports_at_once(workers: int, threads: int) -> int:
+def reports_at_once(workers: int, threads: int, cpus: int) -> int:
     """The reports built at once in all (settings.REPORTS_AT_ONCE, web/common/slots.py) for a server
-    of ``workers`` x ``threads``: a quarter of its request threads, at least 1, and fewer than one
-    process's threads (gthread: a terminal's keep-alive connection stays with its process, which
-    then always has a thread free) or than the processes (sync: each serves one request)."""
+    of ``workers`` x ``threads`` on ``cpus`` CPUs: a quarter of its request threads, at least 1,
+    fewer than one process's threads (gthread: a terminal's keep-alive connection stays with its
+    process, which then always has a thread free) or than the processes (sync: each serves one
+    request), and fewer than the CPUs: a report's query keeps a CPU busy until it ends (each runs on
+    one, report_snapshot turns PostgreSQL's parallel workers off), and the terminals need one free
+    (the big room with auditors: docs/decisions.md, "Reports can't starve the terminals")."""
     quarter = max(1, workers * threads // 4)
     below = threads - 1 if threads > 1 else workers - 1
-    return max(1, min(quarter, below))
+    return max(1, min(quarter, below, cpus - 1))
 
 
 # Heavy requests (a report built now) take a slot; never all of the threads (docs/decisions.md,
-# "Reports can't starve the terminals"). 2 x 4 gthread: 2; 5 sync workers: 1.
-os.environ.setdefault("REPORTS_AT_ONCE", str(reports_at_once(workers, threads)))
+# "Reports can't starve the terminals"). 2 x 4 gthread: 2 on 3 CPUs or more, 1 on 2; 5 sync workers: 1.
+os.environ.setdefault("REPORTS_AT_ONCE", str(reports_at_once(workers, threads, _cpus())))
 
 timeout = _int("TIMEOUT", 30, 1)
 graceful_timeout = _int("GRACEFUL_TIMEOUT", 30, 1)

@@ -342,15 +342,25 @@ def report_snapshot() -> Iterator[None]:
                     cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                 cursor.execute("SET LOCAL jit = off")
                 if limit is not None:
-                    if not outermost:  # the setting outlives this block's savepoint: put back after
-                        cursor.execute("SELECT current_setting('statement_timeout')")
-                        previous = cursor.fetchone()[0]
+                    if not outermost:  # the settings outlive this block's savepoint: put back after
+                        cursor.execute(
+                            "SELECT current_setting('statement_timeout'),"
+                            " current_setting('max_parallel_workers_per_gather')"
+                        )
+                        previous = cursor.fetchone()
                     cursor.execute("SELECT set_config('statement_timeout', %s, true)", [f"{limit}ms"])
+                    # One CPU a report built in a request: PostgreSQL's parallel workers would take
+                    # the CPU the terminals need (docs/decisions.md, "Reports can't starve ...").
+                    cursor.execute("SELECT set_config('max_parallel_workers_per_gather', '0', true)")
             with time_limit.guarded(connection, limit):
                 yield
             if previous is not None:
                 with connection.cursor() as cursor:
-                    cursor.execute("SELECT set_config('statement_timeout', %s, true)", [previous])
+                    cursor.execute(
+                        "SELECT set_config('statement_timeout', %s, true),"
+                        " set_config('max_parallel_workers_per_gather', %s, true)",
+                        list(previous),
+                    )
 
 
 def in_report_snapshot[**P, R](build: Callable[P, R]) -> Callable[P, R]:

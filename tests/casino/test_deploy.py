@@ -198,17 +198,20 @@ def test_make_serve_prod_collects_static_files_then_runs_the_benchmarks_command(
     assert lines[serve].split("exec ", 1)[1].split()[0].endswith("/" + prod_server.SERVE_COMMAND[0])
 
 
-def test_the_reports_at_once_stay_below_the_threads_unless_set() -> None:
-    """The config bounds the reports built at once (web/common/slots.py) from WORKERS x THREADS: a
-    quarter of the threads, fewer than a process's, so that a terminal always finds one free."""
+def test_the_reports_at_once_stay_below_the_threads_and_the_cpus_unless_set() -> None:
+    """The config bounds the reports built at once (web/common/slots.py) from WORKERS x THREADS and
+    the CPUs: a quarter of the threads, fewer than a process's, fewer than the CPUs, so that a
+    terminal always finds a thread and a CPU free."""
     code = "from django.conf import settings; print(settings.REPORTS_AT_ONCE)"
     probe = [
         "-c",
         f"import runpy, os; runpy.run_path({str(CONFIG)!r}); import django; django.setup(); {code}",
     ]
+    below_cpus = max(1, len(os.sched_getaffinity(0)) - 1)
     env = {"DJANGO_SETTINGS_MODULE": "casino.settings", "WORKERS": "2"}
-    assert run([sys.executable, *probe], env).stdout.split() == ["2"]  # 2 x 4
-    assert run([sys.executable, *probe], env | {"WORKERS": "4", "THREADS": "8"}).stdout.split() == ["7"]
+    assert run([sys.executable, *probe], env).stdout.split() == [str(min(2, below_cpus))]  # 2 x 4
+    expected = str(min(7, below_cpus))
+    assert run([sys.executable, *probe], env | {"WORKERS": "4", "THREADS": "8"}).stdout.split() == [expected]
     assert run([sys.executable, *probe], env | {"THREADS": "2"}).stdout.split() == ["1"]
     assert run([sys.executable, *probe], env | {"WORKER_CLASS": "sync", "WORKERS": "5"}).stdout.split() == [
         "1"
