@@ -600,7 +600,8 @@ REPORT_STATEMENT_TIMEOUT_MS = env_int("REPORT_STATEMENT_TIMEOUT_MS", 10_000)
 # Reports built at once, in all and per user (web/common/slots.py: leases in the default cache, which
 # every process shares); beyond, 503 (in all) or 429 (yours) with Retry-After. In all it stays below
 # the server's threads, so that a terminal's request always finds one free: deploy/gunicorn.conf.py
-# sets it from WORKERS x THREADS (a quarter of them, fewer than a process's threads); 2 elsewhere.
+# sets it from WORKERS x THREADS and the CPUs (a quarter of the threads, fewer than a process's threads
+# and than the CPUs); 2 elsewhere.
 REPORTS_AT_ONCE = env_int("REPORTS_AT_ONCE", 2)
 REPORTS_AT_ONCE_PER_USER = env_int("REPORTS_AT_ONCE_PER_USER", 1)
 if REPORT_STATEMENT_TIMEOUT_MS < 1 or REPORTS_AT_ONCE < 1 or REPORTS_AT_ONCE_PER_USER < 1:
