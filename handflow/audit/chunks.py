@@ -128,8 +128,12 @@ def audit_chunk(args: tuple[int, int, dt.datetime, dt.datetime, int]) -> ChunkRe
             cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
             cursor.execute("SET LOCAL jit = off")
             cursor.execute("SET LOCAL work_mem = '64MB'")
+        # Django's own form of a datetime for this database, as the ORM would send it: on SQLite the
+        # column holds naive UTC text, and a raw aware datetime (the room's offset) compared as text
+        # left out a day's hands after 16:00 in Los Angeles (its UTC date already the next one).
+        since, until = (connection.ops.adapt_datetimefield_value(when) for when in (start, end))
         cursor.execute(
-            sql.readings, [first, last, first, last, HandStatus.SETTLED, ReadingStatus.SETTLED, start, end]
+            sql.readings, [first, last, first, last, HandStatus.SETTLED, ReadingStatus.SETTLED, since, until]
         )
         readings = [
             StoredReading(
