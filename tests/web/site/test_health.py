@@ -1,5 +1,6 @@
-"""``GET /healthz``: 200 when the database answers and every migration is applied (what the terminals
-need), ``degraded`` and naming the broker when only the broker is down; 503 naming what failed otherwise. Without a login, a session or CSRF, in one
+"""``GET /healthz``: 200 when the database answers and every migration is applied (what the
+terminals need), ``degraded`` and naming the broker when only the broker is down; 503 naming what
+failed otherwise. Without a login, a session or CSRF, in one
 statement once the migrations were seen applied. Checked in process and through the production
 server (gunicorn with deploy/gunicorn.conf.py) against real failures: a database never migrated, one
 that can't be reached, a broker that isn't there."""
