@@ -27,6 +27,7 @@ from django.utils import timezone
 from backoffice.books import check_hands
 from backoffice.reports.common import to_jsonable
 from backoffice.reports.integrity import check_database_guards
+from casino.core.alerts import alert
 from casino.core.version import software_version
 from ledger import anchors, verification
 from ledger.anchors import compare, stored_documents
@@ -177,7 +178,33 @@ def _store(
             software_version=software_version(),
         )
         transaction.on_commit(lambda: anchors.publish(anchor))
+    if not check.ok:
+        alert_failed_check(check)
     return check
+
+
+def alert_failed_check(check: IntegrityCheck) -> None:
+    """Tell the room's watchers (``casino.core.alerts``) that the stored ``check`` failed: how many
+    problems, the first few, or that the database's guards failed when the rows had none. Called once
+    the check is stored; never raises."""
+    total = problem_total(check)
+    found = (
+        f"{total} problem(s) in the rows"
+        if total
+        else "the database's guards failed (the rows had no problem)"
+    )
+    messages = [
+        str(problem.get("message", "")) for problem in check.problems[:10] if isinstance(problem, dict)
+    ]
+    detail = "\n".join(
+        [
+            f"Integrity check #{check.pk} ({check.source}, started {check.started_at.isoformat()}) "
+            f"failed: {found}.",
+            *(f"- {message}" for message in messages),
+            "See the integrity page, or run manage.py verify_ledger.",
+        ]
+    )
+    alert(subject=f"Integrity check #{check.pk} failed", detail=detail, source="integrity check")
 
 
 def sign_heads_of(heads: dict[str, tuple[int, str]], *, context: str, at: dt.datetime) -> dict[str, Any]:

@@ -12,6 +12,8 @@ The crontab times are on the card room's clock (``settings.TIME_ZONE``):
   ends, close it (and any shift missed before);
 * ``ledger.verify_ledger_nightly`` at 04:30: verify the rows since the last checkpoint and a rotating
   seventh of history (every row again at least once a week), and the database guards; store it;
+* ``ledger.alert_overdue_checks`` every hour at :50: alert the nightly ledger check or the replay
+  audit when its newest stored result is older than ``settings.CHECK_OVERDUE_HOURS`` (it didn't run);
 * ``tables.purge_idempotency_keys`` at 05:00: drop the API's replay records older than
   ``settings.IDEMPOTENCY_KEY_RETENTION_HOURS`` (the ledger's own keys are never dropped);
 * ``tables.replay_audit_nightly`` at 04:45: re-decide every settled hand of the day before from its
@@ -67,6 +69,15 @@ SCHEDULES = (
         minute="45",
         hour="4",
         description="Re-decide the day's settled hands from their stored input; stored as a replay check.",
+    ),
+    Schedule(
+        name="ledger: alert the nightly checks that didn't run",
+        task="ledger.alert_overdue_checks",
+        minute="50",
+        hour="*",
+        description="Alert (mail to ADMINS, the webhook) when the newest nightly ledger check or replay "
+        "audit "
+        "is older than CHECK_OVERDUE_HOURS.",
     ),
     Schedule(
         name="tables: purge expired idempotency keys",

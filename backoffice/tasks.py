@@ -19,7 +19,7 @@ from celery import shared_task
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from backoffice import closing, exports, integrity_checks
+from backoffice import closing, exports, integrity_checks, overdue_checks
 from casino.core.tasks import RETRY_OPTIONS
 from ledger.models import CheckSource, ReportExport
 from ledger.shifts import Shift
@@ -63,6 +63,13 @@ def verify_ledger_full(self: Any, user_id: int | None = None) -> int:
     page or the API (``integrity_status.queue_full_check``); returns the check's id. Run twice, it
     stores two checks: it only reads, and the one polled for is the first stored."""
     return integrity_checks.run_full_check(source=CheckSource.MANUAL, by=_user(user_id)).pk
+
+
+@shared_task(name="ledger.alert_overdue_checks", **RETRY_OPTIONS)
+def alert_overdue_checks(self: Any) -> list[str]:
+    """Alert the nightly checks that didn't run within ``settings.CHECK_OVERDUE_HOURS``
+    (``overdue_checks.alert_overdue_checks``, the hourly job); returns their scopes."""
+    return overdue_checks.alert_overdue_checks()
 
 
 @shared_task(name="ledger.build_export", **RETRY_OPTIONS)

@@ -24,6 +24,7 @@ import datetime as dt
 import ipaddress
 import os
 import zoneinfo
+from email.utils import formataddr, parseaddr
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -63,6 +64,18 @@ def env_int(name: str, default: int) -> int:
 
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_admins(name: str) -> list[str]:
+    """``Name <a@example.com>,b@example.com`` as Django's ``ADMINS``: one address a person (with its
+    name when given); unset or empty: none. An item without an address fails loudly."""
+    admins = []
+    for item in env_list(name, ""):
+        real_name, address = parseaddr(item)
+        if "@" not in address:
+            raise ImproperlyConfigured(f"{name}: {item!r} is not like 'Name <someone@example.com>'")
+        admins.append(formataddr((real_name, address)) if real_name else address)
+    return admins
 
 
 def secret_key_weakness(key: str) -> str | None:
@@ -622,3 +635,32 @@ EXPORT_PDF_MAX_ROWS = env_int("EXPORT_PDF_MAX_ROWS", 20_000)
 for _name in ("EXPORT_MAX_ROWS", "EXPORT_MAX_BYTES", "EXPORT_PDF_MAX_ROWS"):
     if globals()[_name] < 1:
         raise ImproperlyConfigured(f"{_name}={globals()[_name]} must be at least 1")
+
+# --- Alerts: who is told when a check fails or doesn't run (docs/deployment.md, "Alerts") -------------
+# casino.core.alerts logs at CRITICAL on "casino.alerts", mails ADMINS and POSTs to the webhook.
+# ADMINS="Name <a@example.com>,Other <b@example.com>" (a bare address is its own name); empty: no mail.
+ADMINS = env_admins("ADMINS")
+# The mail server (Django's MAILERS; the tests send to a local outbox): SMTP on localhost:25 unless told.
+_MAIL_OPTIONS: dict[str, Any] = {
+    "host": os.environ.get("EMAIL_HOST", "localhost"),
+    "port": env_int("EMAIL_PORT", 25),
+    "username": os.environ.get("EMAIL_HOST_USER", ""),
+    "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+    "use_tls": env_bool("EMAIL_USE_TLS", False),
+    "use_ssl": env_bool("EMAIL_USE_SSL", False),
+    # Seconds: a mail server that doesn't answer never holds a check long.
+    "timeout": env_int("EMAIL_TIMEOUT", 10),
+}
+MAILERS = {"default": {"BACKEND": "django.core.mail.backends.smtp.EmailBackend", "OPTIONS": _MAIL_OPTIONS}}
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", "casino@localhost")
+EMAIL_SUBJECT_PREFIX = os.environ.get("EMAIL_SUBJECT_PREFIX", "[casino] ")
+if _MAIL_OPTIONS["use_tls"] and _MAIL_OPTIONS["use_ssl"]:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL can't both be on")
+# An optional webhook (a chat room's incoming hook, a pager): one JSON POST per alert; empty: none.
+ALERT_WEBHOOK_URL = os.environ.get("ALERT_WEBHOOK_URL", "")
+ALERT_WEBHOOK_TIMEOUT = env_int("ALERT_WEBHOOK_TIMEOUT", 5)
+# A scheduled check (the nightly ledger check, the replay audit) whose newest stored result is older
+# than this many hours is reported as not run (backoffice.overdue_checks, hourly).
+CHECK_OVERDUE_HOURS = env_int("CHECK_OVERDUE_HOURS", 26)
+if ALERT_WEBHOOK_TIMEOUT < 1 or CHECK_OVERDUE_HOURS < 1:
+    raise ImproperlyConfigured("ALERT_WEBHOOK_TIMEOUT and CHECK_OVERDUE_HOURS must be at least 1")

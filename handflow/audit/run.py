@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from django.db import connection, models
 from django.utils import timezone
 
+from casino.core.alerts import alert
 from casino.core.version import software_version
 from handflow.audit.chunks import ChunkResult, audit_chunk, chunks_of
 from handflow.audit.outcome import CHUNK_HANDS, MAX_DIFFERENCES, ReplayDifference, ReplayOutcome
@@ -103,8 +104,9 @@ def record_replay_check(
 ) -> IntegrityCheck:
     """Store ``outcome`` as an :class:`IntegrityCheck` of scope ``replay``: ``ok`` False on any
     difference, each one a problem naming its hand (``replay_<check>``, with ``hand_id``, ``table``
-    and ``hand``); ``transactions`` and ``entries`` count what was compared with the ledger."""
-    return IntegrityCheck.objects.create(
+    and ``hand``); ``transactions`` and ``entries`` count what was compared with the ledger. A
+    check that failed is then alerted (``casino.core.alerts``), which never raises."""
+    check = IntegrityCheck.objects.create(
         started_at=outcome.started_at,
         finished_at=outcome.finished_at,
         source=CheckSource(source),
@@ -127,3 +129,16 @@ def record_replay_check(
         ),
         software_version=software_version(),
     )
+    if not check.ok:
+        _alert_failed(check, outcome)
+    return check
+
+
+def _alert_failed(check: IntegrityCheck, outcome: ReplayOutcome) -> None:
+    lines = [
+        f"Replay audit #{check.pk} ({check.source}, started {check.started_at.isoformat()}) failed: "
+        f"{outcome.difference_count} difference(s) between the hands' replay and what was recorded.",
+        *(f"- {problem.get('message', '')}" for problem in check.problems[:10] if isinstance(problem, dict)),
+        "See the integrity page, or run manage.py replay_audit for the period.",
+    ]
+    alert(subject=f"Replay audit #{check.pk} failed", detail="\n".join(lines), source="replay audit")

@@ -1,14 +1,18 @@
 """``GET /healthz``: is this server process able to serve? For load balancers, systemd and monitoring.
 
-Answers ``200`` with ``{"status": "ok", "checks": {...}}`` when every check passes, ``503`` with
-``{"status": "failing", "checks": {...}}`` naming the ones that failed otherwise. The checks:
+It fails only for what the terminals need: ``503`` with ``{"status": "failing", "checks": {...}}``
+when the database or the migrations check fails (the terminals can't deal a hand without them).
+Otherwise ``200``: ``{"status": "ok", ...}`` when every check passes, ``{"status": "degraded", ...}``
+when a check the terminals don't need failed (the broker: the report jobs, the nightly checks and
+their alerts wait for it, the tables don't), named in ``checks``. The checks:
 
 * ``database``: a ``SELECT 1`` on the default database (through the pool when there is one);
 * ``migrations``: no migration of this code is unapplied on that database (a new release started
   before ``migrate`` ran). Once true it stays true for the life of the process (its code can't
   change), so the migration graph is read only until then;
-* ``broker``: when ``CELERY_BROKER_URL`` is set, a connection to it is opened and closed (one try,
-  :data:`BROKER_TIMEOUT` seconds at most); ``"not configured"`` without one (tasks run in-process).
+* ``broker`` (not needed by the terminals): when ``CELERY_BROKER_URL`` is set, a connection to it is
+  opened and closed (one try, :data:`BROKER_TIMEOUT` seconds at most); ``"not configured"`` without
+  one (tasks run in-process).
 
 No login, no session, no CSRF token, no template: the page reads nothing of the room and says
 nothing about it, and it costs one or two statements. A failure's details (which may name hosts)
@@ -35,6 +39,9 @@ OK = "ok"
 NOT_CONFIGURED = "not configured"
 BROKER_TIMEOUT = 2.0
 """Seconds to wait for the broker's connection before the check fails."""
+
+TERMINALS_NEED = frozenset({"database", "migrations"})
+"""The checks whose failure makes the answer 503; the others only make it ``degraded``."""
 
 _migrations_applied = False  # set once every migration was seen applied (per process)
 
@@ -95,9 +102,12 @@ def _run(name: str, check: Callable[[], str]) -> str:
 @require_safe
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when every check is ``ok`` or ``not configured``, else 503; always JSON, never cached."""
+    """503 when a check the terminals need (:data:`TERMINALS_NEED`) isn't ``ok``; else 200, ``ok`` or
+    ``degraded`` (another check failed); always JSON, never cached."""
     checks = run_checks()
-    healthy = all(answer in (OK, NOT_CONFIGURED) for answer in checks.values())
+    passing = {name: answer in (OK, NOT_CONFIGURED) for name, answer in checks.items()}
+    if not all(passing[name] for name in TERMINALS_NEED):
+        return JsonResponse({"status": "failing", "checks": checks}, status=503)
     return JsonResponse(
-        {"status": "ok" if healthy else "failing", "checks": checks}, status=200 if healthy else 503
+        {"status": "ok" if all(passing.values()) else "degraded", "checks": checks}, status=200
     )
