@@ -494,6 +494,10 @@ def test_random_showdowns_keep_the_chips(game: str, n: int, rnd: random.Random, 
         )
     top = max(pl["put_in"] for pl in players)
     players[0]["put_in"] = top  # a live player reaches the top level
+    if sum(1 for pl in players if pl["put_in"]) == 1:
+        # A blind: no real hand leaves one player alone putting chips in (the engine refuses it as
+        # a pot paid to nobody, docs/showdown-json.md); nothing more drawn from ``rnd``.
+        players[1]["put_in"] = min(chip, top)
     h = {
         "game": game,
         "button": rnd.randint(1, n),
