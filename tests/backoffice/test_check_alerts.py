@@ -22,29 +22,12 @@ from backoffice.overdue_checks import alert_overdue_checks, overdue_checks
 from backoffice.schedules import SCHEDULES
 from ledger.models import CheckSource, IntegrityCheck, IntegrityScope, JournalTransaction
 from tests.factories import ReportRoom, at_local
+from tests.fixtures.alerts import HOOK, WebhookAnswer, alerts_in
 from tests.ledger.forgery import sql, triggers_off
 
 pytestmark = pytest.mark.django_db
 
 ADMINS = ["Floor <floor@example.com>"]
-HOOK = "https://hooks.example.com/casino"
-
-
-class Answer:
-    def __enter__(self) -> Answer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def read(self) -> bytes:
-        return b""
-
-
-def alerts_in(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [
-        r.getMessage() for r in caplog.records if r.name == "casino.alerts" and r.levelno == logging.CRITICAL
-    ]
 
 
 @pytest.fixture
@@ -67,7 +50,7 @@ def test_a_failed_integrity_check_is_logged_mailed_and_posted(
     tampered: JournalTransaction, caplog: pytest.LogCaptureFixture
 ) -> None:
     with (
-        mock.patch("urllib.request.urlopen", return_value=Answer()) as urlopen,
+        mock.patch("urllib.request.urlopen", return_value=WebhookAnswer()) as urlopen,
         caplog.at_level(logging.INFO, logger="casino.alerts"),
     ):
         check = run_nightly_check()

@@ -16,26 +16,15 @@ from django.test.utils import override_settings
 
 from casino.core.alerts import alert
 from casino.settings import env_admins
+from tests.fixtures.alerts import HOOK, WebhookAnswer
 
 ADMINS = ["Floor <floor@example.com>", "audit@example.com"]
-HOOK = "https://hooks.example.com/casino"
-
-
-class Answer:
-    def __enter__(self) -> Answer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def read(self) -> bytes:
-        return b"ok"
 
 
 @override_settings(ADMINS=ADMINS, ALERT_WEBHOOK_URL=HOOK, ALERT_WEBHOOK_TIMEOUT=3)
 def test_an_alert_is_logged_mailed_and_posted(caplog: pytest.LogCaptureFixture) -> None:
     with (
-        mock.patch("urllib.request.urlopen", return_value=Answer()) as urlopen,
+        mock.patch("urllib.request.urlopen", return_value=WebhookAnswer()) as urlopen,
         caplog.at_level(logging.INFO, logger="casino.alerts"),
     ):
         alert(subject="Integrity check #7 failed", detail="2 problem(s)", source="integrity check")
@@ -66,7 +55,7 @@ def test_a_channel_that_fails_is_logged_and_the_others_still_run(caplog: pytest.
 
     with (
         mock.patch("casino.core.alerts.mail_admins", side_effect=OSError("no mail server")),
-        mock.patch("urllib.request.urlopen", return_value=Answer()) as urlopen,
+        mock.patch("urllib.request.urlopen", return_value=WebhookAnswer()) as urlopen,
     ):
         alert(subject="Backup failed", detail="disk full", source="backup")
     urlopen.assert_called_once()  # the mail failed, the webhook was still posted

@@ -16,10 +16,9 @@ from django.utils import timezone
 
 from handflow import audit
 from ledger.models import CheckSource, IntegrityCheck, IntegrityScope
+from tests.fixtures.alerts import HOOK, WebhookAnswer, alerts_in
 
 pytestmark = pytest.mark.django_db
-
-HOOK = "https://hooks.example.com/casino"
 
 
 def outcome(differences: int) -> audit.ReplayOutcome:
@@ -39,27 +38,10 @@ def outcome(differences: int) -> audit.ReplayOutcome:
     )
 
 
-def alerts_in(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [
-        r.getMessage() for r in caplog.records if r.name == "casino.alerts" and r.levelno == logging.CRITICAL
-    ]
-
-
-class Answer:
-    def __enter__(self) -> Answer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def read(self) -> bytes:
-        return b""
-
-
 @override_settings(ADMINS=["audit@example.com"], ALERT_WEBHOOK_URL=HOOK)
 def test_a_failed_replay_audit_is_logged_mailed_and_posted(caplog: pytest.LogCaptureFixture) -> None:
     with (
-        mock.patch("urllib.request.urlopen", return_value=Answer()) as urlopen,
+        mock.patch("urllib.request.urlopen", return_value=WebhookAnswer()) as urlopen,
         caplog.at_level(logging.INFO, logger="casino.alerts"),
     ):
         assert audit.record_replay_check(outcome=outcome(0)).ok  # a passing audit: nobody bothered
