@@ -31,7 +31,6 @@ from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers
 from django.utils.http import urlencode
 from django.views import View
 
@@ -62,6 +61,7 @@ from ledger.models import (
 from ledger.shifts import Shift
 from tables.models import Hand, Player, Table
 from web.common import slots, throttles
+from web.common.no_store import NoStorePageMixin
 from web.common.throttles import page_throttled
 from web.reports.forms import (
     CloseShiftForm,
@@ -76,18 +76,14 @@ from web.reports.forms import (
 VIEW_REPORTS = "ledger.view_reports"
 
 
-class ReportPermission(PermissionRequiredMixin):
+class ReportPermission(PermissionRequiredMixin, NoStorePageMixin):
     """403 for a signed-in user without the permission (anonymous users never get here: the
     login middleware sends them to the login page). Every answer, a page or a download, is marked
-    ``Cache-Control: no-store``: reports are not kept by a browser or a proxy."""
+    ``Cache-Control: no-store`` (the one mixin, :class:`web.common.no_store.NoStorePageMixin`):
+    reports are not kept by a browser or a proxy."""
 
     permission_required: Any = VIEW_REPORTS
     raise_exception = True
-
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        response = super().dispatch(request, *args, **kwargs)
-        add_never_cache_headers(response)
-        return response
 
 
 class ReportPage(ReportPermission, View):
