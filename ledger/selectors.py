@@ -66,12 +66,7 @@ def players_chips(*, player_ids: Iterable[int]) -> list[tuple[int, int, int, int
 
 def house_collected(*, table: Table, shift: Shift) -> int:
     """Cents the house has collected at ``table`` during ``shift`` (net of fees returned)."""
-    return _balance(
-        kind=AccountKind.HOUSE_COLLECTION,
-        table_id=table.pk,
-        shift_date=shift.business_date,
-        shift_code=shift.code.value,
-    )
+    return tables_collected(table_ids=[table.pk], shift=shift).get(table.pk, 0)
 
 
 def tables_collected(*, table_ids: Iterable[int], shift: Shift) -> dict[int, int]:
